@@ -1,0 +1,69 @@
+// swift-tools-version: 6.1
+// Lifeline: lifecycle and background-task logs of iOS apps, from field uploads to answers.
+//
+// Modules follow the data flow, dependencies pointing one way:
+//   read (TraceRead) → decode (TraceDecode) → store (TraceStore) → replay (Replay + Rules) → report
+// TraceModel holds the plain values every stage shares; LifelineKit is the façade the CLI and
+// other programs call; `lifeline` is a thin ArgumentParser shell over it.
+import PackageDescription
+
+let package = Package(
+    name: "Lifeline",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "lifeline", targets: ["lifeline"]),
+        .executable(name: "lifeline-bench", targets: ["lifeline-bench"]),
+        .library(name: "LifelineKit", targets: ["LifelineKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // libzstd and zlib through the system's -dev packages; the only C in the repository.
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        .target(name: "TraceModel"),
+        .target(
+            name: "TraceRead",
+            dependencies: ["CZstd", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "TraceDecode", dependencies: ["TraceModel"]),
+        .target(
+            name: "TraceStore",
+            dependencies: [
+                "TraceModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(name: "Replay", dependencies: ["TraceModel"]),
+        .target(name: "Rules", dependencies: ["TraceModel", "Replay"]),
+        .target(name: "TraceSynth", dependencies: ["TraceModel", "CZstd", "CZlib"]),
+        .target(
+            name: "LifelineKit",
+            dependencies: ["TraceModel", "TraceRead", "TraceDecode", "TraceStore"]),
+        .executableTarget(
+            name: "lifeline",
+            dependencies: [
+                "LifelineKit", "TraceSynth",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "lifeline-bench",
+            dependencies: [
+                "LifelineKit", "TraceSynth",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "TraceReadTests", dependencies: ["TraceRead"]),
+        .testTarget(name: "TraceDecodeTests", dependencies: ["TraceDecode"]),
+        .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "TraceDecode"]),
+        .testTarget(name: "TraceSynthTests", dependencies: ["TraceSynth", "TraceDecode"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "TraceDecode"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "Replay", "TraceDecode"]),
+        .testTarget(name: "LifelineKitTests", dependencies: ["LifelineKit", "TraceSynth"]),
+        .testTarget(name: "LifelineCLITests", dependencies: ["LifelineKit"]),
+    ]
+)

@@ -1,0 +1,133 @@
+import Foundation
+import TraceDecode
+import TraceModel
+import TraceRead
+import TraceStore
+
+/// The reading side of an ingest: for each input, decide from its content hash whether to
+/// read it, then decompress, split and decode it into batches for the writing side.
+struct FileReadingLoop: Sendable {
+    let store: Store
+    let options: Ingestor.Options
+    let queue: BoundedQueue<IngestMessage>
+    let counters: ProgressCounters
+
+    func run(_ inputs: [InputPaths.Input]) {
+        for input in inputs {
+            let keepGoing: Bool
+            switch input {
+            case .file(let path): keepGoing = read(path: path, standardInput: false)
+            case .standardInput: keepGoing = read(path: "-", standardInput: true)
+            case .missing(let path, let reason):
+                var report = FileReport(path: path, outcome: .failed)
+                report.message = "\(path): \(reason)"
+                keepGoing = queue.push(.report(report))
+            }
+            if !keepGoing { return }
+        }
+    }
+
+    /// Reads one input; false if the writing side has stopped.
+    private func read(path: String, standardInput: Bool) -> Bool {
+        counters.update { $0.currentPath = path }
+        var report = FileReport(path: path, outcome: .ingested)
+        let admission: FileAdmission
+        var reader: LineReader
+        do {
+            let sha256 = standardInput ? nil : try FileFingerprint.sha256(path: path)
+            reader = try LineReader(path: path, maxLineBytes: options.maxLineBytes, hashing: standardInput)
+            report.compression = reader.compression.rawValue
+            let size = standardInput ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).map(Int64.init)
+            admission = try store.admit(
+                path: path, size: size, sha256: sha256, compression: reader.compression.rawValue)
+        } catch {
+            report.outcome = .failed
+            report.message = "\(error)"
+            return queue.push(.report(report))
+        }
+
+        let fileID: Int64
+        var skipThrough = 0
+        switch admission {
+        case .skip(let previous):
+            report.outcome = .skipped
+            report.message = "already ingested as \(previous.path) at \(previous.ingestedAt ?? previous.startedAt)"
+            return queue.push(.report(report))
+        case .start(let id):
+            fileID = id
+        case .resume(let id, let linesDone):
+            fileID = id
+            skipThrough = linesDone
+            report.outcome = .resumed
+            report.message = "resumed after line \(linesDone)"
+        }
+
+        var decoder = EventDecoder()
+        var batch = IngestBatch(fileID: fileID)
+        var writerStopped = false
+        let batchSize = options.batchSize
+        do {
+            try reader.forEachLine { line in
+                guard line.number > skipThrough else { return true }
+                report.lines += 1
+                if let rejected = decode(line, with: &decoder, into: &batch) {
+                    report.rejects[rejected.rawValue, default: 0] += 1
+                }
+                batch.throughLine = line.number
+                if batch.events.count >= batchSize {
+                    let bytes = reader.compressedBytesRead
+                    counters.update { $0.bytesRead += bytes - report.bytes }
+                    report.bytes = bytes
+                    guard queue.push(.batch(batch)) else {
+                        writerStopped = true
+                        return false
+                    }
+                    batch = IngestBatch(fileID: fileID)
+                }
+                return true
+            }
+        } catch {
+            report.cut = "\(error)"
+            report.truncated = true
+        }
+        if writerStopped { return false }
+        if !batch.isEmpty || batch.throughLine > 0 {
+            guard queue.push(.batch(batch)) else { return false }
+        }
+        counters.update { $0.bytesRead += reader.compressedBytesRead - report.bytes }
+        report.bytes = reader.compressedBytesRead
+        var cut: FileCut?
+        if let streamCut = reader.cut {
+            cut = FileCut(
+                compressedOffset: streamCut.compressedOffset, afterLine: streamCut.afterLine,
+                reason: streamCut.reason)
+            report.truncated = true
+            report.cut = "\(streamCut.reason) (after line \(streamCut.afterLine))"
+        }
+        return queue.push(.finished(fileID: fileID, report: report, cut: cut, sha256: reader.sha256))
+    }
+
+    /// Decodes one line into the batch; returns the reason if it was kept aside.
+    private func decode(_ line: Line, with decoder: inout EventDecoder, into batch: inout IngestBatch) -> RejectReason? {
+        let issue: LineIssue
+        switch line.kind {
+        case .complete:
+            switch decoder.decode(line.bytes) {
+            case .event(let event):
+                batch.append(event, line: line.number)
+                return nil
+            case .blank:
+                return nil
+            case .reject(let lineIssue):
+                issue = lineIssue
+            }
+        case .tooLong(let totalBytes):
+            issue = LineIssue(
+                .lineTooLong, "line of \(totalBytes) bytes is longer than the \(options.maxLineBytes)-byte cap")
+        case .cutShort:
+            issue = LineIssue(.cutShort, "last line cut short where the stream ended (\(line.bytes.count) bytes)")
+        }
+        batch.rejects.append(RejectedLine(line: line.number, issue: issue, raw: line.bytes, rawBytes: line.totalBytes))
+        return issue.reason
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+extension IngestSummary {
+    /// The summary a person reads at the end of an ingest: totals first, then one line for
+    /// each file that needs attention (failed, truncated, with rejects), then what to do next.
+    public func text() -> String {
+        var lines: [String] = []
+        let seconds = String(format: "%.2f", wallSeconds)
+        lines.append("Ingested into \(database) in \(seconds) s")
+        lines.append(
+            "  files     \(count(.ingested)) ingested, \(count(.resumed)) resumed, \(count(.skipped)) skipped"
+                + " (already stored), \(truncatedFiles) truncated, \(count(.failed)) failed")
+        lines.append(
+            "  events    \(events) stored, \(duplicates) duplicates ignored"
+                + " (\(Self.rate(eventsPerSecond)) lines/s, \(String(format: "%.1f", Double(bytes) / 1_000_000 / max(wallSeconds, 1e-9))) MB/s)")
+        if rejects > 0 {
+            let reasons = rejectsByReason.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            lines.append("  rejects   \(rejects) lines kept aside: \(reasons)")
+        } else {
+            lines.append("  rejects   none")
+        }
+        let attention = files.filter { $0.outcome == .failed || $0.truncated || $0.rejectCount > 0 }
+        if !attention.isEmpty {
+            lines.append("")
+            for file in attention { lines.append("  " + Self.describe(file)) }
+        }
+        switch status {
+        case .clean: break
+        case .badInput:
+            lines.append("")
+            lines.append("Some input was bad; every good line was stored. See the bad lines with:")
+            lines.append("  sqlite3 \(database) \"SELECT f.path, r.line, r.reason, r.message FROM rejects r JOIN files f ON f.id = r.file_id\"")
+        case .failed:
+            lines.append("")
+            lines.append("Some paths could not be ingested (see above); fix them and run the same command again:")
+            lines.append("what was stored is kept and nothing is stored twice.")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func describe(_ file: FileReport) -> String {
+        if file.outcome == .failed { return "error: \(file.message ?? file.path)" }
+        var parts: [String] = []
+        if file.truncated { parts.append("cut short: \(file.cut ?? "stream ended early")") }
+        if file.rejectCount > 0 {
+            let reasons = file.rejects.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            parts.append("\(file.rejectCount) rejected lines (\(reasons.joined(separator: ", ")))")
+        }
+        return "\(file.path): " + parts.joined(separator: "; ")
+    }
+
+    static func rate(_ value: Double) -> String {
+        value >= 1000 ? "\(Int((value / 1000).rounded()))k" : "\(Int(value.rounded()))"
+    }
+}

@@ -1,0 +1,112 @@
+/// What became of one input path in one ingest.
+public struct FileReport: Sendable, Codable, Hashable {
+    public enum Outcome: String, Sendable, Codable, Hashable {
+        /// Read from its first line.
+        case ingested
+        /// Read on from where an interrupted ingest of the same content stopped.
+        case resumed
+        /// Its content is already stored; nothing was read.
+        case skipped
+        /// It could not be read at all (missing, unreadable, or the database failed).
+        case failed
+    }
+
+    public var path: String
+    public var outcome: Outcome
+    public var compression: String?
+    /// Input lines read in this run.
+    public var lines = 0
+    /// Events newly stored in this run.
+    public var events = 0
+    /// Events that were already stored (same identity), not stored again.
+    public var duplicates = 0
+    /// Lines kept aside in `rejects`, by reason code.
+    public var rejects: [String: Int] = [:]
+    public var truncated = false
+    /// Where and why the stream was cut short, when it was.
+    public var cut: String?
+    /// Why it was skipped or failed.
+    public var message: String?
+    /// Bytes read from the file (compressed).
+    public var bytes = 0
+
+    public init(path: String, outcome: Outcome) {
+        self.path = path
+        self.outcome = outcome
+    }
+
+    public var rejectCount: Int { rejects.values.reduce(0, +) }
+}
+
+/// The totals of one ingest, for people (``IngestSummary`` is printed by the CLI) and scripts
+/// (`--json` prints it as one JSON object).
+public struct IngestSummary: Sendable, Codable, Hashable {
+    public var database: String
+    public var files: [FileReport]
+    public var wallSeconds: Double
+
+    public init(database: String, files: [FileReport], wallSeconds: Double) {
+        self.database = database
+        self.files = files
+        self.wallSeconds = wallSeconds
+    }
+
+    public func count(_ outcome: FileReport.Outcome) -> Int { files.filter { $0.outcome == outcome }.count }
+    public var truncatedFiles: Int { files.filter(\.truncated).count }
+    public var events: Int { files.reduce(0) { $0 + $1.events } }
+    public var duplicates: Int { files.reduce(0) { $0 + $1.duplicates } }
+    public var lines: Int { files.reduce(0) { $0 + $1.lines } }
+    public var bytes: Int { files.reduce(0) { $0 + $1.bytes } }
+    public var rejectsByReason: [String: Int] {
+        files.reduce(into: [:]) { totals, file in totals.merge(file.rejects, uniquingKeysWith: +) }
+    }
+    public var rejects: Int { rejectsByReason.values.reduce(0, +) }
+    /// Lines (stored, duplicate or rejected) per second of wall time.
+    public var eventsPerSecond: Double { wallSeconds > 0 ? Double(events + duplicates) / wallSeconds : 0 }
+
+    /// Clean, some input was bad (all good data stored), or some path failed.
+    public var status: IngestStatus {
+        if count(.failed) > 0 { return .failed }
+        if rejects > 0 || truncatedFiles > 0 { return .badInput }
+        return .clean
+    }
+}
+
+/// The outcome of an ingest as a whole, which the CLI maps to its exit code.
+public enum IngestStatus: String, Sendable, Codable {
+    case clean
+    case badInput = "bad-input"
+    case failed
+}
+
+extension IngestSummary {
+    private enum CodingKeys: String, CodingKey {
+        case database, files, wallSeconds, status, events, duplicates, rejects, rejectsByReason
+        case filesIngested, filesResumed, filesSkipped, filesFailed, filesTruncated, eventsPerSecond
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(status, forKey: .status)
+        try container.encode(database, forKey: .database)
+        try container.encode(count(.ingested), forKey: .filesIngested)
+        try container.encode(count(.resumed), forKey: .filesResumed)
+        try container.encode(count(.skipped), forKey: .filesSkipped)
+        try container.encode(count(.failed), forKey: .filesFailed)
+        try container.encode(truncatedFiles, forKey: .filesTruncated)
+        try container.encode(events, forKey: .events)
+        try container.encode(duplicates, forKey: .duplicates)
+        try container.encode(rejects, forKey: .rejects)
+        try container.encode(rejectsByReason, forKey: .rejectsByReason)
+        try container.encode(wallSeconds, forKey: .wallSeconds)
+        try container.encode(eventsPerSecond.rounded(), forKey: .eventsPerSecond)
+        try container.encode(files, forKey: .files)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        database = try container.decode(String.self, forKey: .database)
+        files = try container.decode([FileReport].self, forKey: .files)
+        wallSeconds = try container.decode(Double.self, forKey: .wallSeconds)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import TraceDecode
+import TraceModel
+import TraceRead
+import TraceStore
+
+/// Reads input files into the store: decompressing and decoding on one thread while another
+/// commits batches, so both cores work and memory stays bounded by the queue between them.
+///
+/// Never throws for bad input: each path's fate, good or bad, is in the returned summary.
+public final class Ingestor: Sendable {
+    public struct Options: Sendable {
+        /// Events per transaction: large enough to amortise a commit, small enough that an
+        /// interrupted ingest loses little work and memory stays low.
+        public var batchSize = 16_384
+        /// Batches that may wait between the reading and the writing thread.
+        public var queueDepth = 4
+        /// Lines longer than this are kept aside as `line-too-long` instead of decoded.
+        public var maxLineBytes = 1 << 20
+
+        public init() {}
+    }
+
+    private let store: Store
+    private let options: Options
+
+    public init(store: Store, options: Options = Options()) {
+        self.store = store
+        self.options = options
+    }
+
+    public func ingest(
+        _ paths: [String], progress: (@Sendable (IngestProgress) -> Void)? = nil
+    ) -> IngestSummary {
+        let started = Date()
+        let inputs = InputPaths.expand(paths)
+        let counters = ProgressCounters(filesTotal: inputs.count)
+        let queue = BoundedQueue<IngestMessage>(capacity: options.queueDepth)
+        let reader = FileReadingLoop(store: store, options: options, queue: queue, counters: counters)
+        let readerDone = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            reader.run(inputs)
+            queue.close()
+            readerDone.signal()
+        }
+        thread.name = "lifeline-read"
+        thread.start()
+
+        var writer = BatchWritingLoop(store: store, counters: counters, progress: progress)
+        while let message = queue.pop() {
+            if !writer.handle(message) {
+                queue.close()
+                break
+            }
+        }
+        readerDone.wait()
+        return IngestSummary(
+            database: store.path, files: writer.reports, wallSeconds: Date().timeIntervalSince(started))
+    }
+}
+
+/// What the reading thread hands to the writing thread.
+enum IngestMessage: Sendable {
+    /// Lines of a file to commit.
+    case batch(IngestBatch)
+    /// The file's last batch has been sent: what the reader knows about it.
+    case finished(fileID: Int64, report: FileReport, cut: FileCut?, sha256: String?)
+    /// A file that needs no writing (skipped, or failed before any line).
+    case report(FileReport)
+}

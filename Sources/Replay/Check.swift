@@ -1,0 +1,46 @@
+import TraceModel
+
+/// The behaviour behind one or more rules: it receives the events it is interested in, in
+/// replay order, and reports findings through the context. A launch-scoped check is made
+/// fresh for every launch; a device-scoped one lives for the whole device (state iOS keeps
+/// across launches, such as pending task requests or the push rate).
+public protocol Check: AnyObject {
+    /// Called for each event of a kind in the blueprint's ``CheckBlueprint/interests``, after
+    /// the lifecycle check has applied the event to ``LaunchState/state``.
+    func receive(_ event: Event, kind: EventKind, context: ReplayContext)
+    /// Called once when a launch ends (for a device-scoped check: every launch of the device).
+    func launchEnded(_ ending: LaunchEnding, context: ReplayContext)
+}
+
+extension Check {
+    public func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {}
+}
+
+/// How to make a check, what it listens to and which rules it reports.
+public struct CheckBlueprint: Sendable {
+    public enum Scope: Sendable { case launch, device }
+
+    public let scope: Scope
+    /// Event kinds the check receives; nil for all of them.
+    public let interests: Set<EventKind>?
+    /// Whether the check runs on extension processes (which have no UIKit life cycle).
+    public let runsOnExtensions: Bool
+    /// Whether a launch-scoped check keeps receiving events of its launch after the launch
+    /// ended (to flag events logged after a `terminate`); others are dropped to free memory.
+    public let outlivesLaunch: Bool
+    public let rules: [Rule]
+    public let make: @Sendable (Budgets) -> any Check
+
+    public init(
+        scope: Scope, interests: Set<EventKind>?, runsOnExtensions: Bool = false,
+        outlivesLaunch: Bool = false, rules: [Rule],
+        make: @escaping @Sendable (Budgets) -> any Check
+    ) {
+        self.scope = scope
+        self.interests = interests
+        self.runsOnExtensions = runsOnExtensions
+        self.outlivesLaunch = outlivesLaunch
+        self.rules = rules
+        self.make = make
+    }
+}

@@ -1,0 +1,92 @@
+import TraceModel
+
+/// Replays the events of one device, in order, through every check of a rule book.
+///
+/// Memory is bounded by what is open: a launch's checks are dropped when it ends, and only a
+/// small record of ended launches is kept, to recognise events that come after a `terminate`.
+public final class DeviceReplayer {
+    private let book: RuleBook
+    private let state: DeviceState
+    private var deviceChecks: [(any Check)?]
+    private var live: [String: LaunchState] = [:]
+    /// The live launch of each process kind, so a new launch of it supersedes the old one.
+    private var liveByProcess: [String: String] = [:]
+    /// Launches that ended, by id, with the way they ended.
+    private var ended: [String: LaunchState] = [:]
+
+    public init(device: String, book: RuleBook, configuration: ReplayConfiguration) {
+        self.book = book
+        state = DeviceState(device: device, budgets: configuration.budgets, severities: configuration.severities)
+        deviceChecks = book.blueprints.map { $0.scope == .device ? $0.make(configuration.budgets) : nil }
+    }
+
+    public var device: String { state.device }
+
+    /// Replays one event; findings it makes evident are passed to `emit`.
+    public func receive(_ event: Event, emit: (Finding) -> Void) {
+        let kind = EventKind(name: event.name)
+        let launch = launchState(for: event)
+        let context = ReplayContext(device: state, launch: launch)
+        let isExtension = launch.isExtension
+        for index in book.launchDispatch[kind.ordinal] {
+            guard !isExtension || book.blueprints[index].runsOnExtensions else { continue }
+            launch.checks[index]?.receive(event, kind: kind, context: context)
+        }
+        for index in book.deviceDispatch[kind.ordinal] {
+            guard !isExtension || book.blueprints[index].runsOnExtensions else { continue }
+            deviceChecks[index]?.receive(event, kind: kind, context: context)
+        }
+        launch.lastEvent = event
+        if kind == .terminate, launch.terminated == nil || launch.terminated == event {
+            launch.terminated = event
+            end(launch, .terminated(event))
+        }
+        flush(emit)
+    }
+
+    /// Ends every launch still open: the log is over.
+    public func finish(emit: (Finding) -> Void) {
+        for launch in live.values.sorted(by: { $0.firstEvent.ts < $1.firstEvent.ts }) {
+            end(launch, .endOfLog(launch.lastEvent))
+        }
+        flush(emit)
+    }
+
+    private func flush(_ emit: (Finding) -> Void) {
+        guard !state.pending.isEmpty else { return }
+        state.pending.forEach(emit)
+        state.pending.removeAll(keepingCapacity: true)
+    }
+
+    private func launchState(for event: Event) -> LaunchState {
+        if let launch = live[event.launch] { return launch }
+        if let launch = ended[event.launch] { return launch }
+        let processKey = event.process ?? "app"
+        if let previousID = liveByProcess[processKey], let previous = live[previousID] {
+            end(previous, .superseded(by: event))
+        }
+        let launch = LaunchState(first: event)
+        launch.checks = book.blueprints.map { $0.scope == .launch ? $0.make(state.budgets) : nil }
+        live[event.launch] = launch
+        liveByProcess[processKey] = event.launch
+        return launch
+    }
+
+    private func end(_ launch: LaunchState, _ ending: LaunchEnding) {
+        guard live.removeValue(forKey: launch.launch) != nil else { return }
+        let processKey = launch.process ?? "app"
+        if liveByProcess[processKey] == launch.launch { liveByProcess[processKey] = nil }
+        let context = ReplayContext(device: state, launch: launch)
+        let isExtension = launch.isExtension
+        for index in book.launchBlueprints where !isExtension || book.blueprints[index].runsOnExtensions {
+            launch.checks[index]?.launchEnded(ending, context: context)
+        }
+        for index in book.deviceBlueprints where !isExtension || book.blueprints[index].runsOnExtensions {
+            deviceChecks[index]?.launchEnded(ending, context: context)
+        }
+        // Keep the ended launch, with only the checks that outlive it, to flag events logged
+        // after its end.
+        launch.checks = zip(book.blueprints, launch.checks).map { $0.outlivesLaunch ? $1 : nil }
+        ended[launch.launch] = launch
+    }
+}

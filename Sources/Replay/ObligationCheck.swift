@@ -1,0 +1,146 @@
+import TraceModel
+
+/// Keeps the open instances of one ``Obligation`` in one launch and reports every way they
+/// are broken. Memory is bounded by what is open plus the keys already discharged.
+final class ObligationCheck: Check {
+    private struct Open {
+        var opening: Event
+        var budget: BudgetName?
+        var expiredBy: Event?
+    }
+
+    private let spec: Obligation
+    private var open: [String: Open] = [:]
+    private var order: [String] = []
+    private var discharged: Set<String> = []
+
+    init(_ spec: Obligation) {
+        self.spec = spec
+    }
+
+    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
+        if kind == spec.opens, spec.opensIf?(event) ?? true {
+            opened(event, context: context)
+        } else if kind == spec.closes, spec.closesIf?(event) ?? true {
+            closed(event, context: context)
+        } else if kind == spec.expires, let key = key(of: event) {
+            open[key]?.expiredBy = event
+        }
+        if kind == .suspend, spec.dueBeforeSuspension {
+            reportOutstanding(at: event, ending: nil, context: context)
+        }
+    }
+
+    func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {
+        reportOutstanding(at: ending.event, ending: ending, context: context)
+    }
+
+    private func key(of event: Event) -> String? {
+        switch spec.key {
+        case .task: event.task.map { String($0) }
+        case .call: event.call
+        case .identifier: event.identifier
+        case .none: ""
+        }
+    }
+
+    private func opened(_ event: Event, context: ReplayContext) {
+        guard let key = key(of: event) else { return }
+        let budget: BudgetName? = switch spec.deadline {
+        case .budget(let name): name
+        case .chosen(let choose): choose(event, context)
+        case .backgroundTime: .backgroundTime
+        case nil: nil
+        }
+        if open[key] == nil { order.append(key) }
+        open[key] = Open(opening: event, budget: budget)
+        discharged.remove(key)
+    }
+
+    private func closed(_ event: Event, context: ReplayContext) {
+        guard let key = key(of: event) else { return }
+        guard let item = open.removeValue(forKey: key) else {
+            if discharged.contains(key) {
+                emit(spec.repeated, opening: nil, at: event, seconds: nil, context: context)
+            } else {
+                emit(spec.unknown, opening: nil, at: event, seconds: nil, context: context)
+            }
+            return
+        }
+        order.removeAll { $0 == key }
+        discharged.insert(key)
+        if let expiredBy = item.expiredBy {
+            let late = context.seconds(from: expiredBy, to: event)
+            if late > context.budgets[.expirationGrace] {
+                emit(spec.expired, opening: item.opening, at: event, seconds: late,
+                     budget: .expirationGrace, extra: [expiredBy], context: context)
+                return
+            }
+        }
+        if let (budget, seconds, limit, extra) = measure(item, until: event, context: context), seconds > limit {
+            emit(spec.overrun[budget], opening: item.opening, at: event, seconds: seconds, budget: budget,
+                 budgetSeconds: limit, extra: extra, context: context)
+        }
+    }
+
+    /// The budget of an open item and the seconds counted against it at `end`.
+    private func measure(
+        _ item: Open, until end: Event, context: ReplayContext
+    ) -> (BudgetName, Double, Double, [Event])? {
+        guard let budget = item.budget else { return nil }
+        guard budget == .backgroundTime else {
+            return (budget, context.seconds(from: item.opening, to: end), context.budgets[budget], [])
+        }
+        // Background time runs only in the background, from the start of this background period.
+        guard let since = context.launch.backgroundSince else { return nil }
+        let elapsed = context.seconds(from: since, to: end)
+        if let reading = context.launch.lastTimeRemaining, let remaining = reading.backgroundTimeRemaining {
+            return (budget, elapsed, context.seconds(from: since, to: reading) + remaining, [since, reading])
+        }
+        return (budget, elapsed, context.budgets[.backgroundTime], [since])
+    }
+
+    private func reportOutstanding(at event: Event, ending: LaunchEnding?, context: ReplayContext) {
+        for key in order {
+            guard let item = open[key] else { continue }
+            if let expiredBy = item.expiredBy, spec.expired != nil {
+                emit(spec.expired, opening: item.opening, at: event,
+                     seconds: context.seconds(from: expiredBy, to: event), budget: .expirationGrace,
+                     extra: [expiredBy], ending: ending, context: context)
+            } else if spec.missing != nil {
+                emit(spec.missing, opening: item.opening, at: event, seconds: context.seconds(from: item.opening, to: event),
+                     ending: ending, context: context)
+            } else if let (budget, seconds, limit, extra) = measure(item, until: event, context: context), seconds > limit {
+                // No discharge came, and the time already spent breaks the budget.
+                emit(spec.overrun[budget], opening: item.opening, at: event, seconds: seconds, budget: budget,
+                     budgetSeconds: limit, extra: extra, ending: ending, context: context)
+            }
+        }
+        open.removeAll()
+        order.removeAll()
+    }
+
+    private func emit(
+        _ report: Obligation.Report?, opening: Event?, at event: Event, seconds: Double?,
+        budget: BudgetName? = nil, budgetSeconds: Double? = nil, extra: [Event] = [],
+        ending: LaunchEnding? = nil, context: ReplayContext
+    ) {
+        guard let report else { return }
+        let limit = budgetSeconds ?? budget.map { context.budgets[$0] }
+        let breach = Obligation.Breach(
+            opening: opening, at: event, seconds: seconds, budget: budget, budgetSeconds: limit, ending: ending)
+        var events = [opening].compactMap { $0 } + extra + [event]
+        events.sort { $0.ts < $1.ts }
+        context.report(
+            report.rule, at: event, events: events, message: report.message(breach), budget: budget,
+            budgetSeconds: limit, measured: seconds)
+    }
+}
+
+extension Event {
+    /// The `value` of a `backgroundTimeRemaining` reading, in seconds.
+    public var backgroundTimeRemaining: Double? {
+        guard name == "backgroundTimeRemaining" else { return nil }
+        return attributes.double("value")
+    }
+}

@@ -1,0 +1,58 @@
+import TraceModel
+
+/// What a check sees while it handles an event: the device and launch being replayed, the
+/// budgets, and the way to report a finding.
+public struct ReplayContext {
+    public let device: DeviceState
+    public let launch: LaunchState
+
+    public var budgets: Budgets { device.budgets }
+
+    /// Seconds between two events: from `mono` when both carry it (a wall clock can jump),
+    /// else from `ts`; never negative, so a small clock skew reads as zero.
+    public func seconds(from start: Event, to end: Event) -> Double {
+        let elapsed: Double
+        if let a = start.mono, let b = end.mono, start.launch == end.launch {
+            elapsed = b - a
+        } else {
+            elapsed = Double(end.ts.microseconds - start.ts.microseconds) / 1_000_000
+        }
+        return max(0, elapsed)
+    }
+
+    /// Reports a finding of `rule` at `event` (the moment the breach became evident).
+    @discardableResult
+    public func report(
+        _ rule: Rule, at event: Event, events: [Event], message: String, budget: BudgetName? = nil,
+        budgetSeconds: Double? = nil, measured: Double? = nil, explainedBy: Finding? = nil
+    ) -> Finding {
+        let finding = Finding(
+            rule: rule.id, category: rule.category, severity: device.severity(of: rule),
+            device: device.device, launch: launch.launch, ts: event.ts,
+            events: events.map(EventRef.init), budget: budget?.rawValue,
+            budgetSeconds: budgetSeconds ?? budget.map { budgets[$0] }, measured: measured, message: message,
+            explainedBy: explainedBy.map { FindingRef(rule: $0.rule, ts: $0.ts) })
+        device.emit(finding)
+        if rule.explainsTermination { launch.explanations.append(finding) }
+        return finding
+    }
+}
+
+/// What the replay keeps for one device across its launches.
+public final class DeviceState {
+    public let device: String
+    public let budgets: Budgets
+    let severities: [String: Severity]
+    /// Findings reported and not yet handed to the caller.
+    var pending: [Finding] = []
+
+    init(device: String, budgets: Budgets, severities: [String: Severity]) {
+        self.device = device
+        self.budgets = budgets
+        self.severities = severities
+    }
+
+    func severity(of rule: Rule) -> Severity { severities[rule.id] ?? rule.severity }
+
+    func emit(_ finding: Finding) { pending.append(finding) }
+}

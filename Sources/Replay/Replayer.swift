@@ -1,0 +1,55 @@
+import TraceModel
+
+/// Replays events of any number of devices: each device's events must come in order (see
+/// ``SequenceOrderer`` for logs that are not), but devices may interleave.
+///
+/// Knows no database and no files: feed it events from SQLite, from standard input or from an
+/// array, and it hands back findings as they become evident.
+public final class Replayer {
+    private let book: RuleBook
+    private let configuration: ReplayConfiguration
+    private var devices: [String: DeviceReplayer] = [:]
+    private var last: DeviceReplayer?
+
+    public init(book: RuleBook, configuration: ReplayConfiguration = ReplayConfiguration()) {
+        self.book = book
+        self.configuration = configuration
+    }
+
+    public func receive(_ event: Event, emit: (Finding) -> Void) {
+        let replayer: DeviceReplayer
+        if let last, last.device == event.device {
+            replayer = last
+        } else if let known = devices[event.device] {
+            replayer = known
+        } else {
+            replayer = DeviceReplayer(device: event.device, book: book, configuration: configuration)
+            devices[event.device] = replayer
+        }
+        last = replayer
+        replayer.receive(event, emit: emit)
+    }
+
+    /// Ends one device's log (its open launches are closed) and frees its state.
+    public func finish(device: String, emit: (Finding) -> Void) {
+        guard let replayer = devices.removeValue(forKey: device) else { return }
+        if last === replayer { last = nil }
+        replayer.finish(emit: emit)
+    }
+
+    /// Ends every device's log, in device order.
+    public func finishAll(emit: (Finding) -> Void) {
+        for device in devices.keys.sorted() { finish(device: device, emit: emit) }
+    }
+
+    /// Replays a whole array of events (in order) and returns every finding.
+    public static func findings(
+        in events: [Event], book: RuleBook, configuration: ReplayConfiguration = ReplayConfiguration()
+    ) -> [Finding] {
+        var findings: [Finding] = []
+        let replayer = Replayer(book: book, configuration: configuration)
+        for event in events { replayer.receive(event) { findings.append($0) } }
+        replayer.finishAll { findings.append($0) }
+        return findings
+    }
+}

@@ -1,0 +1,39 @@
+import TraceModel
+
+/// The checks a replay runs, with the dispatch table that sends each event kind only to the
+/// checks that asked for it (a replay must do millions of events a second).
+public struct RuleBook: Sendable {
+    public let blueprints: [CheckBlueprint]
+    /// Every rule the blueprints report, in blueprint order.
+    public var rules: [Rule] { blueprints.flatMap(\.rules) }
+
+    /// For each event kind (by ``EventKind/ordinal``), the launch-scoped blueprints to call, in order.
+    let launchDispatch: [[Int]]
+    let deviceDispatch: [[Int]]
+    let launchBlueprints: [Int]
+    let deviceBlueprints: [Int]
+
+    /// Checks run in the order given; the lifecycle check must come first so that the others
+    /// see the state after the event, and a termination check last, so that it sees every
+    /// finding the terminate itself caused.
+    public init(_ blueprints: [CheckBlueprint]) {
+        self.blueprints = blueprints
+        launchBlueprints = blueprints.indices.filter { blueprints[$0].scope == .launch }
+        deviceBlueprints = blueprints.indices.filter { blueprints[$0].scope == .device }
+        func table(_ indices: [Int]) -> [[Int]] {
+            EventKind.allCases.map { kind in
+                indices.filter { blueprints[$0].interests?.contains(kind) ?? true }
+            }
+        }
+        launchDispatch = table(launchBlueprints)
+        deviceDispatch = table(deviceBlueprints)
+    }
+}
+
+extension EventKind {
+    private static let ordinals: [EventKind: Int] = Dictionary(
+        uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+
+    /// Position in ``allCases``, for table lookups.
+    public var ordinal: Int { Self.ordinals[self]! }
+}

@@ -1,0 +1,58 @@
+import TraceModel
+
+/// Puts each launch's events back in `seq` order when a log holds them slightly out of order
+/// (the trace format orders events of a launch by `seq` where present).
+///
+/// Holds at most `window` events per launch: an event whose predecessor has not come after
+/// that many others is released anyway (the gap is the log's, and the replay reports what
+/// follows from it). Events without `seq` pass straight through, in arrival order.
+public struct SequenceOrderer {
+    private struct Key: Hashable {
+        var device: String
+        var launch: String
+    }
+
+    private struct Pending {
+        var next: Int64
+        var events: [Event] = []
+    }
+
+    private let window: Int
+    private var launches: [Key: Pending] = [:]
+
+    public init(window: Int = 256) {
+        self.window = window
+    }
+
+    public mutating func push(_ event: Event, emit: (Event) -> Void) {
+        guard let seq = event.seq else { return emit(event) }
+        let key = Key(device: event.device, launch: event.launch)
+        var pending = launches[key] ?? Pending(next: seq)
+        if seq < pending.next {
+            emit(event)  // later than its place, and its place has passed: keep it, late
+        } else {
+            let index = pending.events.firstIndex { ($0.seq ?? 0) > seq } ?? pending.events.endIndex
+            pending.events.insert(event, at: index)
+            release(&pending, emit: emit)
+        }
+        launches[key] = pending
+    }
+
+    /// Releases everything still held, in order: the input is over.
+    public mutating func flush(emit: (Event) -> Void) {
+        for key in launches.keys.sorted(by: { ($0.device, $0.launch) < ($1.device, $1.launch) }) {
+            launches[key]?.events.forEach(emit)
+        }
+        launches.removeAll()
+    }
+
+    private func release(_ pending: inout Pending, emit: (Event) -> Void) {
+        while let first = pending.events.first,
+              first.seq == pending.next || pending.events.count > window
+        {
+            pending.events.removeFirst()
+            pending.next = (first.seq ?? pending.next) + 1
+            emit(first)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// One lifecycle or task event of one process lifetime, as the trace format defines it.
+///
+/// The envelope and the attributes the rules read most get typed fields; every other field of the
+/// input line, known or not, is kept verbatim in ``attrs`` as the text of a JSON object, so that
+/// nothing a newer logger adds is lost on the way to the store.
+public struct Event: Sendable, Hashable {
+    /// Wall-clock time of the event.
+    public var ts: Timestamp
+    /// Opaque id of the installation on one device.
+    public var device: String
+    /// Opaque id of one process lifetime.
+    public var launch: String
+    /// The event name (`"launch"`, `"bgtask.complete"`, …).
+    public var name: String
+    /// Per-launch counter that orders events whose `ts` tie or run backwards.
+    public var seq: Int64?
+    /// Monotonic seconds since boot; durations prefer it over `ts`.
+    public var mono: Double?
+    public var app: String?
+    public var appVersion: String?
+    public var os: String?
+    public var model: String?
+    /// `"app"` (the default when absent) or `"extension:<name>"`.
+    public var process: String?
+
+    /// `"begin"` or `"end"` for callbacks whose duration matters.
+    public var phase: String?
+    public var reason: String?
+    public var cause: String?
+    public var task: Int64?
+    public var identifier: String?
+    /// Id of one completion-handler delivery; numbers are kept as their decimal text.
+    public var call: String?
+    public var success: Bool?
+    public var result: String?
+    /// Every other field of the line as a JSON object's text (`{"priority":5,…}`), or nil if none.
+    public var attrs: String?
+    /// The event's row id in the store (`events.id`), when it was read from one.
+    public var rowID: Int64?
+
+    public init(
+        ts: Timestamp, device: String, launch: String, name: String, seq: Int64? = nil,
+        mono: Double? = nil, app: String? = nil, appVersion: String? = nil, os: String? = nil,
+        model: String? = nil, process: String? = nil, phase: String? = nil, reason: String? = nil,
+        cause: String? = nil, task: Int64? = nil, identifier: String? = nil, call: String? = nil,
+        success: Bool? = nil, result: String? = nil, attrs: String? = nil, rowID: Int64? = nil
+    ) {
+        self.ts = ts
+        self.device = device
+        self.launch = launch
+        self.name = name
+        self.seq = seq
+        self.mono = mono
+        self.app = app
+        self.appVersion = appVersion
+        self.os = os
+        self.model = model
+        self.process = process
+        self.phase = phase
+        self.reason = reason
+        self.cause = cause
+        self.task = task
+        self.identifier = identifier
+        self.call = call
+        self.success = success
+        self.result = result
+        self.attrs = attrs
+        self.rowID = rowID
+    }
+}
+
+extension Event {
+    /// True for events of an app extension process (`process` = `extension:…`).
+    public var isExtension: Bool { process?.hasPrefix("extension:") ?? false }
+}

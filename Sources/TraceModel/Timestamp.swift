@@ -1,0 +1,60 @@
+/// A point in wall-clock time as whole microseconds since the Unix epoch (UTC).
+///
+/// Microseconds are what the store keeps in `events.ts`, so that SQL can compare and subtract
+/// them as plain integers; `datetime(ts / 1e6, 'unixepoch')` turns one into text.
+public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var microseconds: Int64
+
+    public init(microseconds: Int64) { self.microseconds = microseconds }
+
+    public init(seconds: Double) { self.microseconds = Int64((seconds * 1_000_000).rounded()) }
+
+    public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.microseconds < rhs.microseconds
+    }
+
+    /// RFC 3339 in UTC with microseconds, e.g. `2026-11-21T08:00:00.000100Z`.
+    public var description: String {
+        let micros = ((microseconds % 1_000_000) + 1_000_000) % 1_000_000
+        let secondsSinceEpoch = (microseconds - micros) / 1_000_000
+        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
+        let secondOfDay = secondsSinceEpoch - days * 86_400
+        let (year, month, day) = CivilDate.fromDays(days)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
+            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(micros, 6))Z"
+    }
+}
+
+/// Proleptic Gregorian calendar arithmetic (Howard Hinnant's `days_from_civil` and inverse),
+/// used instead of `Calendar` because parsing millions of timestamps must not allocate.
+public enum CivilDate {
+    /// Days since 1970-01-01 of a calendar date.
+    @inlinable
+    public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The calendar date of a count of days since 1970-01-01.
+    public static func fromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

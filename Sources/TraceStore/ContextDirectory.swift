@@ -1,0 +1,50 @@
+import GRDB
+import TraceModel
+
+/// The writer's cache of `contexts` ids: the envelope fields that stay the same for long runs of
+/// events (app, version, OS, model, process) are stored once and referenced by id.
+final class ContextDirectory {
+    struct Key: Hashable {
+        var app, appVersion, os, model, process: String?
+
+        init(_ event: Event) {
+            app = event.app
+            appVersion = event.appVersion
+            os = event.os
+            model = event.model
+            process = event.process
+        }
+    }
+
+    private var ids: [Key: Int64] = [:]
+    private var last: (key: Key, id: Int64)?
+
+    func id(for event: Event, in db: Database) throws -> Int64 {
+        let key = Key(event)
+        if let last, last.key == key { return last.id }
+        let id = try ids[key] ?? load(key, in: db)
+        ids[key] = id
+        last = (key, id)
+        return id
+    }
+
+    func reset() {
+        ids.removeAll()
+        last = nil
+    }
+
+    private func load(_ key: Key, in db: Database) throws -> Int64 {
+        let arguments: StatementArguments = [key.app, key.appVersion, key.os, key.model, key.process]
+        if let id = try Int64.fetchOne(db, sql: """
+            SELECT id FROM contexts
+            WHERE app IS ? AND app_version IS ? AND os IS ? AND model IS ? AND process IS ?
+            """, arguments: arguments)
+        {
+            return id
+        }
+        try db.execute(
+            sql: "INSERT INTO contexts (app, app_version, os, model, process) VALUES (?, ?, ?, ?, ?)",
+            arguments: arguments)
+        return db.lastInsertedRowID
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+
+/// One row of the `files` table: an input file and what became of it.
+///
+/// `status` is `ingesting` until the file's last batch commits; `lines` is the number of input
+/// lines whose events and rejects are committed, so an ingest killed half way resumes after it.
+public struct FileRecord: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "files"
+
+    public var id: Int64?
+    public var path: String
+    public var size: Int64?
+    public var sha256: String?
+    public var compression: String
+    public var status: Status
+    public var lines: Int
+    public var events: Int
+    public var rejects: Int
+    public var duplicates: Int
+    public var truncated: Bool
+    public var cutOffset: Int64?
+    public var cutAfterLine: Int?
+    public var cutReason: String?
+    public var startedAt: String
+    public var ingestedAt: String?
+
+    public enum Status: String, Codable, Sendable {
+        case ingesting, done
+    }
+
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    public init(path: String, size: Int64?, sha256: String?, compression: String, startedAt: Date) {
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+        self.compression = compression
+        self.status = .ingesting
+        self.lines = 0
+        self.events = 0
+        self.rejects = 0
+        self.duplicates = 0
+        self.truncated = false
+        self.startedAt = ISO8601DateFormatter().string(from: startedAt)
+    }
+}

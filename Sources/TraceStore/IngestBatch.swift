@@ -1,0 +1,61 @@
+import TraceModel
+
+/// A run of consecutive lines of one file, decoded, ready to be committed in one transaction.
+public struct IngestBatch: Sendable {
+    public var fileID: Int64
+    /// Decoded events, with the input line number of each at the same index in `eventLines`.
+    public var events: [Event] = []
+    public var eventLines: [Int] = []
+    public var rejects: [RejectedLine] = []
+    /// Every line up to and including this one is in this batch or an earlier one.
+    public var throughLine: Int = 0
+
+    public init(fileID: Int64) { self.fileID = fileID }
+
+    public var isEmpty: Bool { events.isEmpty && rejects.isEmpty }
+
+    public mutating func append(_ event: Event, line: Int) {
+        events.append(event)
+        eventLines.append(line)
+    }
+}
+
+/// A line kept aside: where it was, why it is not an event, and its first bytes.
+public struct RejectedLine: Sendable, Hashable {
+    public var line: Int
+    public var issue: LineIssue
+    /// The line's bytes, capped (see ``RejectedLine/rawCap``).
+    public var raw: [UInt8]
+    /// The line's full length in bytes.
+    public var rawBytes: Int
+
+    /// How many bytes of a bad line are kept: enough to see what went wrong.
+    public static let rawCap = 4096
+
+    public init(line: Int, issue: LineIssue, raw: some Collection<UInt8>, rawBytes: Int? = nil) {
+        self.line = line
+        self.issue = issue
+        self.raw = Array(raw.prefix(Self.rawCap))
+        self.rawBytes = rawBytes ?? raw.count
+    }
+}
+
+/// What one committed batch changed.
+public struct BatchOutcome: Sendable, Hashable {
+    public var inserted = 0
+    public var duplicates = 0
+    public var rejects = 0
+}
+
+/// Where and why a file's stream ended early.
+public struct FileCut: Sendable, Hashable {
+    public var compressedOffset: Int
+    public var afterLine: Int
+    public var reason: String
+
+    public init(compressedOffset: Int, afterLine: Int, reason: String) {
+        self.compressedOffset = compressedOffset
+        self.afterLine = afterLine
+        self.reason = reason
+    }
+}

@@ -1,0 +1,101 @@
+import GRDB
+import TraceModel
+
+/// The writer's cache of device and launch ids, and of each launch's running totals, which it
+/// writes back to `launches` with every batch.
+final class LaunchDirectory {
+    struct Key: Hashable {
+        var device: String
+        var launch: String
+    }
+
+    final class Entry {
+        let id: Int64
+        var firstTS: Int64?
+        var lastTS: Int64?
+        var added = 0
+        var unsequenced: Int64
+        var dirty = false
+
+        init(id: Int64, firstTS: Int64?, lastTS: Int64?, unsequenced: Int64) {
+            self.id = id
+            self.firstTS = firstTS
+            self.lastTS = lastTS
+            self.unsequenced = unsequenced
+        }
+
+        func note(ts: Int64) {
+            if firstTS.map({ ts < $0 }) ?? true { firstTS = ts }
+            if lastTS.map({ ts > $0 }) ?? true { lastTS = ts }
+            dirty = true
+        }
+    }
+
+    /// Launch ids occupy the high 32 bits of an event's row id.
+    static let maxLaunchID: Int64 = Int64(Int32.max)
+
+    private var entries: [Key: Entry] = [:]
+    private var deviceIDs: [String: Int64] = [:]
+    private var last: (device: String, launch: String, entry: Entry)?
+
+    /// The entry of one launch, creating its device and launch rows on first sight.
+    func entry(device: String, launch: String, in db: Database) throws -> Entry {
+        if let last, last.device == device, last.launch == launch { return last.entry }
+        let key = Key(device: device, launch: launch)
+        let entry = try entries[key] ?? load(key, in: db)
+        entries[key] = entry
+        last = (device, launch, entry)
+        return entry
+    }
+
+    /// Writes the totals of every launch touched since the last flush.
+    func flush(in db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            UPDATE launches SET first_ts = min(coalesce(first_ts, :first), :first),
+                last_ts = max(coalesce(last_ts, :last), :last),
+                events = events + :added, unsequenced = max(unsequenced, :unsequenced)
+            WHERE id = :id
+            """)
+        for entry in entries.values where entry.dirty {
+            try statement.execute(arguments: [
+                "first": entry.firstTS, "last": entry.lastTS, "added": entry.added,
+                "unsequenced": entry.unsequenced, "id": entry.id,
+            ])
+            entry.added = 0
+            entry.dirty = false
+        }
+    }
+
+    /// Forgets cached totals after a rolled-back transaction, so they are read again.
+    func reset() {
+        entries.removeAll()
+        deviceIDs.removeAll()
+        last = nil
+    }
+
+    private func load(_ key: Key, in db: Database) throws -> Entry {
+        let deviceID = try deviceID(key.device, in: db)
+        if let row = try Row.fetchOne(
+            db, sql: "SELECT id, first_ts, last_ts, unsequenced FROM launches WHERE device_id = ? AND name = ?",
+            arguments: [deviceID, key.launch])
+        {
+            return Entry(id: row[0], firstTS: row[1], lastTS: row[2], unsequenced: row[3])
+        }
+        try db.execute(
+            sql: "INSERT INTO launches (device_id, name) VALUES (?, ?)", arguments: [deviceID, key.launch])
+        let id = db.lastInsertedRowID
+        guard id <= Self.maxLaunchID else {
+            throw StoreError.writeFailed(
+                what: "add launch \(key.launch)", underlying: "more than \(Self.maxLaunchID) launches")
+        }
+        return Entry(id: id, firstTS: nil, lastTS: nil, unsequenced: 0)
+    }
+
+    private func deviceID(_ name: String, in db: Database) throws -> Int64 {
+        if let id = deviceIDs[name] { return id }
+        try db.execute(sql: "INSERT INTO devices (name) VALUES (?) ON CONFLICT (name) DO NOTHING", arguments: [name])
+        let id = try Int64.fetchOne(db, sql: "SELECT id FROM devices WHERE name = ?", arguments: [name])!
+        deviceIDs[name] = id
+        return id
+    }
+}

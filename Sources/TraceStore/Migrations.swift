@@ -1,0 +1,98 @@
+import GRDB
+
+/// The store's schema, one migration per released change; a database made by any earlier
+/// version is upgraded in place when it is opened. Never edit a shipped migration: add one.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: events, files, rejects", migrate: createIngestSchema)
+        return migrator
+    }
+
+    /// Dictionary-encoded devices, launches and envelope contexts keep the event rows narrow;
+    /// an event row's integer primary key packs its identity, `(launch id << 32) | seq`, so that
+    /// deduplication and the replay order both ride on the table's own B-tree and no second
+    /// index has to be maintained during a load (see README, "Event identity").
+    private static func createIngestSchema(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE devices (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE
+            );
+            CREATE TABLE launches (
+                id INTEGER PRIMARY KEY,
+                device_id INTEGER NOT NULL REFERENCES devices(id),
+                name TEXT NOT NULL,
+                first_ts INTEGER,
+                last_ts INTEGER,
+                events INTEGER NOT NULL DEFAULT 0,
+                unsequenced INTEGER NOT NULL DEFAULT 0,
+                UNIQUE (device_id, name)
+            );
+            CREATE INDEX launches_by_device_time ON launches(device_id, first_ts);
+            CREATE TABLE contexts (
+                id INTEGER PRIMARY KEY,
+                app TEXT, app_version TEXT, os TEXT, model TEXT, process TEXT
+            );
+            CREATE TABLE files (
+                id INTEGER PRIMARY KEY,
+                path TEXT NOT NULL,
+                size INTEGER,
+                sha256 TEXT UNIQUE,
+                compression TEXT NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('ingesting', 'done')),
+                lines INTEGER NOT NULL DEFAULT 0,
+                events INTEGER NOT NULL DEFAULT 0,
+                rejects INTEGER NOT NULL DEFAULT 0,
+                duplicates INTEGER NOT NULL DEFAULT 0,
+                truncated INTEGER NOT NULL DEFAULT 0,
+                cut_offset INTEGER,
+                cut_after_line INTEGER,
+                cut_reason TEXT,
+                started_at TEXT NOT NULL,
+                ingested_at TEXT
+            );
+            CREATE TABLE event_rows (
+                id INTEGER PRIMARY KEY,
+                ts INTEGER NOT NULL,
+                seq INTEGER,
+                mono REAL,
+                event TEXT NOT NULL,
+                context_id INTEGER NOT NULL,
+                phase TEXT,
+                reason TEXT,
+                cause TEXT,
+                task INTEGER,
+                identifier TEXT,
+                call TEXT,
+                success INTEGER,
+                result TEXT,
+                attrs TEXT,
+                file_id INTEGER NOT NULL,
+                line INTEGER NOT NULL,
+                content_hash INTEGER
+            );
+            CREATE UNIQUE INDEX event_rows_unsequenced ON event_rows(content_hash)
+                WHERE content_hash IS NOT NULL;
+            CREATE TABLE rejects (
+                id INTEGER PRIMARY KEY,
+                file_id INTEGER NOT NULL REFERENCES files(id),
+                line INTEGER NOT NULL,
+                reason TEXT NOT NULL,
+                message TEXT NOT NULL,
+                raw BLOB,
+                raw_bytes INTEGER NOT NULL,
+                UNIQUE (file_id, line)
+            );
+            CREATE VIEW events AS
+            SELECT e.id, d.name AS device, l.name AS launch, e.seq, e.ts, e.mono, e.event,
+                   c.app, c.app_version, c.os, c.model, c.process,
+                   e.phase, e.reason, e.cause, e.task, e.identifier, e.call, e.success, e.result,
+                   e.attrs, e.file_id, e.line
+            FROM launches l
+            JOIN devices d ON d.id = l.device_id
+            JOIN event_rows e ON e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
+            JOIN contexts c ON c.id = e.context_id;
+            """)
+    }
+}

@@ -1,0 +1,186 @@
+import TraceModel
+
+/// Simulates one device over one UTC day and writes what its logger would have written.
+///
+/// A day is a series of episodes — the user opens the app, the system runs a refresh task,
+/// delivers a background push or URL session events, runs the nightly cleanup — separated by
+/// idle gaps in which the system may reclaim the suspended app or a notification service
+/// extension may run. Every day starts with no process running and ends with the app
+/// terminated, so that each day can be generated on its own.
+struct DaySimulator {
+    /// The background modes and permitted identifiers of `com.example.news`, as `config` logs them.
+    static let permittedIdentifiers: StaticString = #"["com.example.news.refresh","com.example.news.cleanup"]"#
+    static let backgroundModes: StaticString = #"["fetch","processing","remote-notification"]"#
+    static let refreshIdentifier = "com.example.news.refresh"
+    static let cleanupIdentifier = "com.example.news.cleanup"
+    static let sessionIdentifier = "com.example.news.background-download"
+
+    /// Background pushes keep this far apart (and this far from midnight), so that no window of
+    /// an hour, even one across two days, holds more than three.
+    static let pushSpacing: Int64 = 1_500_000
+    static let pushDayMargin: Int64 = 1_250_000
+    /// Nothing runs in the last minutes of a day: an OS update reboots the device then.
+    static let quietEnd: Int64 = 500_000
+
+    let device: String
+    let profile: DeviceProfile
+    let breachRate: Double
+    let targetLines: Int
+    let dayStart: Int64
+    let dayEnd: Int64
+    let boot: Int64
+    let envelope: String
+    var rng: SplitMix64
+    var out: LineBuilder
+    var breaches: [InjectedBreach] = []
+
+    /// The current time, in milliseconds since the epoch.
+    var now: Int64
+    /// The app process, while it runs or is suspended; between episodes it is always suspended.
+    var app: ProcessLog?
+    /// When the current (or last) `didEnterBackground` began: the background time counts from it.
+    var backgroundBegin: Int64 = 0
+    /// Whether the app began a `beginBackgroundTask` in this launch (it matters for one rule).
+    var appBegunTask = false
+    /// Episodes so far, to pace the rest of the day towards ``targetLines``.
+    var episodes = 0
+    /// The mean time the user spends in the app per visit: shorter when visits are frequent.
+    let sessionMean: Double
+    /// The log stopped for good (the device died): nothing more is written today.
+    var stopped = false
+
+    var refreshEarliest: Int64
+    var cleanupPending: Bool
+    var cleanupRan = false
+    var downloadReadyAt: Int64?
+    var nextPushAllowed: Int64
+    /// Times of further pushes already decided (a rate-limit breach sends a burst).
+    var forcedPushes: [Int64] = []
+
+    init(spec: CorpusSpec, device index: Int, day: Int, profile: DeviceProfile) {
+        self.profile = profile
+        device = profile.id
+        breachRate = spec.breachRate
+        targetLines = max(1, Int(Double(spec.approxEventsPerDeviceDay) * profile.activity))
+        dayStart = spec.dayStartMillis(day)
+        dayEnd = dayStart + 86_400_000
+        boot = profile.bootMillis(day: day, dayStart: spec.dayStartMillis)
+        envelope = ",\"app\":\"com.example.news\",\"app_version\":\"\(profile.appVersion(day: day))\""
+            + ",\"os\":\"\(profile.osVersion(day: day))\",\"model\":\"\(profile.model)\""
+        rng = SplitMix64(spec.seed, UInt64(index), UInt64(bitPattern: Int64(day)))
+        out = LineBuilder(capacity: targetLines + targetLines / 2)
+        now = dayStart + rng.millis(1, 600)
+        sessionMean = min(240_000, 86_400_000 / (Double(targetLines) / 17) / 4)
+        refreshEarliest = dayStart
+        cleanupPending = rng.chance(0.7)
+        nextPushAllowed = dayStart + DaySimulator.pushDayMargin
+    }
+
+    /// Writes the whole day.
+    mutating func run() {
+        let activityEnd = dayEnd - 1_800_000
+        while !stopped {
+            let start: Int64
+            let forced = !forcedPushes.isEmpty
+            if forced {
+                start = forcedPushes.removeFirst()
+            } else {
+                let linesLeft = targetLines - out.lineCount
+                guard linesLeft > 0, now < activityEnd else { break }
+                let linesPerEpisode = episodes >= 4 ? Double(out.lineCount) / Double(episodes) : 17
+                let episodesLeft = max(1, Double(linesLeft) / linesPerEpisode)
+                let meanGap = Double(activityEnd - now) / episodesLeft
+                start = now + max(20_000, Int64(rng.exponential(mean: meanGap)))
+                guard start < activityEnd else { break }
+            }
+            idle(until: start)
+            now = max(now, start)
+            episode(forcedPush: forced)
+            episodes += 1
+        }
+        if !stopped, app != nil {
+            let latest = dayEnd - DaySimulator.quietEnd
+            now = latest > now + 1_000 ? now + 1_000 + Int64(rng.unit() * Double(latest - now - 1_000)) : now + 1_000
+            terminate(reason: "quiet")
+        }
+    }
+
+    /// Runs one episode of the kind that fits the time of day and what is pending.
+    private mutating func episode(forcedPush: Bool) {
+        if forcedPush || (now >= nextPushAllowed && pushFits && rng.chance(0.15)) { return push() }
+        if let ready = downloadReadyAt, now >= ready { return urlSessionEvents() }
+        let hour = localHour
+        let night = hour < 7
+        if night, hour >= 1, cleanupPending, !cleanupRan, now + 1_000_000 < dayEnd - 900_000 {
+            return cleanup()
+        }
+        if now >= refreshEarliest, rng.chance(night ? 0.7 : 0.25) { return refresh() }
+        // At night the user mostly sleeps: the slot passes with nothing to log.
+        if night, rng.chance(0.8) { return }
+        userSession()
+    }
+
+    /// Whether a background push may arrive now without crowding the next day's pushes.
+    private var pushFits: Bool { now < dayEnd - DaySimulator.pushDayMargin - 60_000 }
+
+    /// A quiet stretch: the system may reclaim the suspended app, an extension may run.
+    private mutating func idle(until end: Int64) {
+        if end - now > 240_000, rng.chance(0.15) {
+            now += rng.millis(10, Double(end - now - 240_000) / 1000)
+            notificationService()
+        }
+        if app != nil, end - now > 1_200_000, rng.chance(min(0.5, Double(end - now) / 14_400_000)) {
+            now += rng.millis(600, Double(end - now - 10_000) / 1000)
+            terminate(reason: "quiet")
+        }
+    }
+
+    // MARK: Writing lines
+
+    /// Writes one line of the app process, `after` milliseconds from the previous one.
+    mutating func emit(
+        _ event: StaticString, after delay: Int64 = 1, _ attributes: (inout LineBuilder) -> Void = { _ in }
+    ) {
+        now += max(1, delay)
+        DaySimulator.write(event, at: now, boot: boot, process: &app!, into: &out, attributes)
+    }
+
+    /// Writes one line of an extension process.
+    mutating func emit(
+        _ event: StaticString, of process: inout ProcessLog, after delay: Int64 = 1,
+        _ attributes: (inout LineBuilder) -> Void = { _ in }
+    ) {
+        now += max(1, delay)
+        DaySimulator.write(event, at: now, boot: boot, process: &process, into: &out, attributes)
+    }
+
+    private static func write(
+        _ event: StaticString, at time: Int64, boot: Int64, process: inout ProcessLog,
+        into out: inout LineBuilder, _ attributes: (inout LineBuilder) -> Void
+    ) {
+        out.begin(ts: time, process: process, seq: process.seq, monoMillis: time - boot, event: event)
+        attributes(&out)
+        out.end(process: process)
+        process.seq += 1
+    }
+
+    /// A new process log with a fresh `launch` id.
+    mutating func newProcess(isExtension: Bool) -> ProcessLog {
+        ProcessLog(
+            device: device, launch: DeviceProfile.uuid(&rng, uppercase: false), envelope: envelope,
+            isExtension: isExtension)
+    }
+
+    /// Draws whether this launch or resume carries a breach, and which of `kinds`.
+    mutating func drawBreach(_ kinds: [BreachKind]) -> BreachKind? {
+        guard breachRate > 0, !kinds.isEmpty, rng.chance(breachRate) else { return nil }
+        return rng.pick(kinds)
+    }
+
+    mutating func record(_ kind: BreachKind, launch: String) {
+        breaches.append(
+            InjectedBreach(
+                kind: kind, device: device, launch: launch,
+                ts: Timestamp(microseconds: now * 1000)))
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import LifelineKit
+import TraceStore
+
+struct IngestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Read event logs into the database, idempotently.",
+        discussion: """
+            Reads files, directories (recursively: files named *.jsonl, *.jsonl.zst, *.jsonl.gz, \
+            *.ndjson…) and - for standard input. The format is told by the first bytes: zstd \
+            (several frames allowed), gzip, or plain JSON lines. A file already ingested is \
+            skipped; an event already stored (same device, launch and seq) is not stored again; \
+            a bad line is kept in the `rejects` table with its reason; an ingest that was \
+            interrupted resumes where it stopped when run again.
+
+            Exit codes: 0 everything was stored; 1 some input was bad (rejected lines or a file \
+            cut short) but every good line was stored; 2 a path could not be read or the \
+            database failed; 64 the command line is wrong.
+            """)
+
+    @Argument(help: "Files, directories, or - for standard input.")
+    var paths: [String]
+
+    @OptionGroup var database: DatabaseOption
+
+    @Flag(help: "Print the summary as one JSON object on standard output.")
+    var json = false
+
+    @Flag(help: "No progress line, even on a terminal.")
+    var quiet = false
+
+    func run() throws {
+        let store = try database.open()
+        let progress = ProgressLine(enabled: !quiet && Terminal.isInteractive(.standardError))
+        let summary = Ingestor(store: store).ingest(paths) { progress.show(ingest: $0) }
+        progress.clear()
+        if json {
+            print(try JSONOutput.encode(summary))
+        } else {
+            print(summary.text())
+        }
+        throw ExitCode(summary.status.exitCode)
+    }
+}
+
+extension IngestStatus {
+    var exitCode: Int32 {
+        switch self {
+        case .clean: 0
+        case .badInput: 1
+        case .failed: 2
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+@main
+struct Lifeline: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lifeline",
+        abstract: "Turn iOS apps' lifecycle and background-task logs from the field into answers.",
+        discussion: """
+            Ingest JSON-lines event logs (.jsonl.zst, .jsonl.gz, .jsonl) into a SQLite database, \
+            replay them against Apple's documented sequences, and ask the database anything.
+            """,
+        subcommands: [IngestCommand.self, GenerateCommand.self])
+}

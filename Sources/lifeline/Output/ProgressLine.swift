@@ -1,0 +1,41 @@
+import Foundation
+import LifelineKit
+
+/// A single self-rewriting status line on standard error, redrawn at most a few times a
+/// second; silent when standard error is not a terminal, so logs and pipes stay clean.
+final class ProgressLine: @unchecked Sendable {
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    func show(ingest progress: IngestProgress) {
+        let eventsRate = Int(progress.eventsPerSecond / 1000)
+        let name = progress.currentPath.map { ($0 as NSString).lastPathComponent } ?? ""
+        draw(
+            "files \(progress.filesDone)/\(progress.filesTotal)  \(progress.eventsStored) events"
+                + "  \(String(format: "%.1f", progress.megabytesPerSecond)) MB/s  \(eventsRate)k events/s  \(name)")
+    }
+
+    func draw(_ text: String) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        guard now.timeIntervalSince(lastDraw) >= 0.2 else { return }
+        lastDraw = now
+        drawn = true
+        FileHandle.standardError.write(Data(("\r\u{1B}[2K" + String(text.prefix(120))).utf8))
+    }
+
+    func clear() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        drawn = false
+    }
+}

@@ -1,0 +1,150 @@
+import Testing
+import TraceDecode
+import TraceModel
+
+struct EventDecoderTests {
+    @Test func specExampleLinesDecodeToTheirEvents() {
+        let lines = [
+            #"{"ts":"2026-11-21T08:00:00.000Z","device":"D1","launch":"L7","seq":0,"event":"launch","reason":"system","cause":"bgtask","app":"com.example.news","os":"17.4"}"#,
+            #"{"ts":"2026-11-21T08:00:00.002Z","device":"D1","launch":"L7","seq":1,"event":"config","permitted_identifiers":["com.example.news.refresh"],"background_modes":["fetch","processing"]}"#,
+            #"{"ts":"2026-11-21T08:00:00.010Z","device":"D1","launch":"L7","seq":2,"event":"willFinishLaunching","phase":"begin"}"#,
+            #"{"ts":"2026-11-21T08:00:00.020Z","device":"D1","launch":"L7","seq":3,"event":"willFinishLaunching","phase":"end"}"#,
+            #"{"ts":"2026-11-21T08:00:00.021Z","device":"D1","launch":"L7","seq":4,"event":"didFinishLaunching","phase":"begin"}"#,
+            #"{"ts":"2026-11-21T08:00:00.022Z","device":"D1","launch":"L7","seq":5,"event":"bgtask.register","identifier":"com.example.news.refresh"}"#,
+            #"{"ts":"2026-11-21T08:00:00.090Z","device":"D1","launch":"L7","seq":6,"event":"didFinishLaunching","phase":"end"}"#,
+            #"{"ts":"2026-11-21T08:00:00.091Z","device":"D1","launch":"L7","seq":7,"event":"didEnterBackground","phase":"begin"}"#,
+            #"{"ts":"2026-11-21T08:00:00.095Z","device":"D1","launch":"L7","seq":8,"event":"didEnterBackground","phase":"end"}"#,
+            #"{"ts":"2026-11-21T08:00:00.100Z","device":"D1","launch":"L7","seq":9,"event":"bgtask.launch","identifier":"com.example.news.refresh","task":1}"#,
+            #"{"ts":"2026-11-21T08:00:12.400Z","device":"D1","launch":"L7","seq":10,"event":"bgtask.complete","task":1,"success":true}"#,
+            #"{"ts":"2026-11-21T08:00:12.500Z","device":"D1","launch":"L7","seq":11,"event":"snapshot"}"#,
+            #"{"ts":"2026-11-21T08:00:12.600Z","device":"D1","launch":"L7","seq":12,"event":"suspend"}"#,
+        ]
+        func expected(_ ms: Int64, _ seq: Int64, _ name: String) -> Event {
+            Event(ts: exampleTime(milliseconds: ms), device: "D1", launch: "L7", name: name, seq: seq)
+        }
+        var launch = expected(0, 0, "launch")
+        launch.reason = "system"
+        launch.cause = "bgtask"
+        launch.app = "com.example.news"
+        launch.os = "17.4"
+        var config = expected(2, 1, "config")
+        config.attrs = #"{"permitted_identifiers":["com.example.news.refresh"],"background_modes":["fetch","processing"]}"#
+        var register = expected(22, 5, "bgtask.register")
+        register.identifier = "com.example.news.refresh"
+        var taskLaunch = expected(100, 9, "bgtask.launch")
+        taskLaunch.identifier = "com.example.news.refresh"
+        taskLaunch.task = 1
+        var complete = expected(12_400, 10, "bgtask.complete")
+        complete.task = 1
+        complete.success = true
+        func phased(_ ms: Int64, _ seq: Int64, _ name: String, _ phase: String) -> Event {
+            var event = expected(ms, seq, name)
+            event.phase = phase
+            return event
+        }
+        let events = [
+            launch, config,
+            phased(10, 2, "willFinishLaunching", "begin"), phased(20, 3, "willFinishLaunching", "end"),
+            phased(21, 4, "didFinishLaunching", "begin"), register,
+            phased(90, 6, "didFinishLaunching", "end"), phased(91, 7, "didEnterBackground", "begin"),
+            phased(95, 8, "didEnterBackground", "end"), taskLaunch, complete,
+            expected(12_500, 11, "snapshot"), expected(12_600, 12, "suspend"),
+        ]
+
+        // One decoder for the whole file, as the ingester uses it, so the caches are exercised.
+        var decoder = EventDecoder()
+        for (line, event) in zip(lines, events) {
+            let result = Array(line.utf8).withUnsafeBytes { decoder.decode($0) }
+            #expect(result == .event(event), "\(line)")
+        }
+    }
+
+    @Test func typedFieldsOfEveryKindAreFilled() throws {
+        let event = try #require(decodedEvent(line(
+            #","seq":3,"mono":1234.5,"app":"a","app_version":"4.2.0","os":"17.4","model":"iPhone15,2","#
+                + #""process":"extension:nse","phase":"begin","reason":"system","cause":"push","#
+                + #""task":-7,"identifier":"id","call":"c-1","success":false,"result":"newData""#)))
+        #expect(event.seq == 3)
+        #expect(event.mono == 1234.5)
+        #expect(event.app == "a")
+        #expect(event.appVersion == "4.2.0")
+        #expect(event.os == "17.4")
+        #expect(event.model == "iPhone15,2")
+        #expect(event.process == "extension:nse")
+        #expect(event.isExtension)
+        #expect(event.phase == "begin")
+        #expect(event.reason == "system")
+        #expect(event.cause == "push")
+        #expect(event.task == -7)
+        #expect(event.identifier == "id")
+        #expect(event.call == "c-1")
+        #expect(event.success == false)
+        #expect(event.result == "newData")
+        #expect(event.attrs == nil)
+    }
+
+    @Test func integerIdsAreKeptAsTheirDecimalText() throws {
+        let event = try #require(decodedEvent(
+            #"{"ts":0,"device":42,"launch":-3,"event":"fetch.perform","call":9007199254740993}"#))
+        #expect(event.device == "42")
+        #expect(event.launch == "-3")
+        #expect(event.call == "9007199254740993")
+        #expect(event.ts == Timestamp(microseconds: 0))
+    }
+
+    @Test func monoKeepsDoublePrecision() throws {
+        #expect(decodedEvent(line(#","mono":0.1"#))?.mono == 0.1)
+        #expect(decodedEvent(line(#","mono":86400.123456"#))?.mono == 86400.123456)
+        #expect(decodedEvent(line(#","mono":12"#))?.mono == 12)
+        #expect(decodedEvent(line(#","mono":-2.5e-3"#))?.mono == -0.0025)
+        #expect(decodedEvent(line(#","mono":1.7976931348623157e308"#))?.mono == .greatestFiniteMagnitude)
+        #expect(decodedEvent(line(#","mono":3.14159265358979323846"#))?.mono == 3.141592653589793)
+    }
+
+    @Test func seqAndTaskCoverTheRangeOfInt64() {
+        #expect(decodedEvent(line(#","seq":9223372036854775807"#))?.seq == .max)
+        #expect(decodedEvent(line(#","task":-9223372036854775808"#))?.task == .min)
+        #expect(decodedEvent(line(#","seq":0"#))?.seq == 0)
+    }
+
+    @Test func theLastOfRepeatedKeysWins() throws {
+        let event = try #require(decodedEvent(
+            #"{"ts":0,"device":"old","launch":"L","event":"e","device":"new","seq":1,"seq":2,"app":"x","app":true}"#))
+        #expect(event.device == "new")
+        #expect(event.seq == 2)
+        #expect(event.app == nil)
+        #expect(event.attrs == #"{"app":true}"#)
+    }
+
+    @Test func whitespaceBetweenTokensIsAllowed() throws {
+        let event = try #require(decodedEvent(
+            " \t{ \"ts\" : 0 ,\r\"device\":\"D\", \"launch\" :\"L\",\"event\":\"e\" , \"seq\" : 5 }\r "))
+        #expect(event.seq == 5)
+        #expect(event.device == "D")
+    }
+
+    @Test func blankLinesAreBlank() {
+        #expect(decode("") == .blank)
+        #expect(decode("   \t\r") == .blank)
+        #expect(decode(bytes: [0xEF, 0xBB, 0xBF]) == .blank)
+        #expect(decode(bytes: [0xEF, 0xBB, 0xBF, 0x20]) == .blank)
+    }
+
+    @Test func aByteOrderMarkAtTheStartIsSkipped() {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(line().utf8)
+        #expect(decode(bytes: bytes)
+            == .event(Event(ts: exampleTime(milliseconds: 0), device: "D1", launch: "L7", name: "e")))
+    }
+
+    @Test func cachedStringsFollowChangingValues() {
+        var decoder = EventDecoder()
+        var devices: [String] = []
+        for device in ["A", "A", "B", "", "B", "Ab"] {
+            let text = #"{"ts":0,"device":"\#(device)","launch":"L","event":"e"}"#
+            if case .event(let event) = Array(text.utf8).withUnsafeBytes({ decoder.decode($0) }) {
+                devices.append(event.device)
+            }
+        }
+        #expect(devices == ["A", "A", "B", "", "B", "Ab"])
+    }
+}

@@ -1,0 +1,79 @@
+import Testing
+import TraceSynth
+
+@Suite struct InjectedBreachTests {
+    /// The rule ids of `rules.md` a breach may name.
+    static let ruleIDs: Set<String> = [
+        "illegal-transition", "event-after-terminate", "event-while-suspended", "launch-sequence",
+        "background-launch-sequence", "background-resume-sequence", "foreground-to-background-sequence",
+        "did-enter-background-overrun", "background-task-not-ended", "background-task-expired",
+        "background-task-overrun", "background-task-end-unknown", "background-task-begun-late",
+        "background-task-in-extension", "bgtask-register-late", "bgtask-not-permitted",
+        "bgtask-launch-unregistered", "bgtask-too-many-pending", "bgtask-not-completed", "bgtask-expired",
+        "bgtask-refresh-overrun", "bgtask-processing-overrun", "bgtask-complete-twice",
+        "legacy-fetch-disabled", "fetch-completion-missing", "fetch-completion-multiple", "fetch-overrun",
+        "push-completion-missing", "push-completion-multiple", "push-overrun", "push-rate-limited",
+        "push-not-background", "urlsession-completion-missing", "urlsession-not-recreated",
+        "nse-content-handler-missing", "nse-overrun", "termination-explained", "termination-unexplained",
+    ]
+
+    @Test func everyKindNamesARuleOfTheCatalogue() {
+        for kind in BreachKind.allCases {
+            #expect(Self.ruleIDs.contains(kind.rule), "\(kind)")
+            #expect(kind.companions.allSatisfy(Self.ruleIDs.contains), "\(kind)")
+        }
+    }
+
+    @Test func breachesAreListedWithTheirLaunchAndTime() throws {
+        let spec = CorpusSpec(devices: 6, days: 3, seed: 8, breachRate: 0.3)
+        let generator = TraceGenerator(spec: spec)
+        var count = 0
+        for device in 0..<spec.devices {
+            for day in 0..<spec.days {
+                let lines = generator.lines(device: device, day: day)
+                let breaches = generator.injectedBreaches(device: device, day: day)
+                count += breaches.count
+                for breach in breaches {
+                    #expect(breach.device == generator.deviceID(device))
+                    #expect(lines.contains { $0.contains("\"launch\":\"\(breach.launch)\"") })
+                    let dayStart = (spec.startDay + Int64(day)) * 86_400_000_000
+                    #expect(breach.ts.microseconds >= dayStart && breach.ts.microseconds < dayStart + 86_400_000_000)
+                }
+                #expect(breaches == generator.injectedBreaches(device: device, day: day))
+            }
+        }
+        #expect(count > 10)
+    }
+
+    @Test func everyKindTurnsUpInALargerCorpus() {
+        let spec = CorpusSpec(devices: 40, days: 4, seed: 3, breachRate: 0.3)
+        let generator = TraceGenerator(spec: spec)
+        var seen: Set<BreachKind> = []
+        for device in 0..<spec.devices {
+            for day in 0..<spec.days {
+                seen.formUnion(generator.injectedBreaches(device: device, day: day).map(\.kind))
+            }
+        }
+        #expect(seen == Set(BreachKind.allCases), "missing: \(Set(BreachKind.allCases).subtracting(seen))")
+    }
+
+    @Test func aRefreshOverrunRunsPastThirtySeconds() throws {
+        let spec = CorpusSpec(devices: 30, days: 2, seed: 4, breachRate: 0.3)
+        let generator = TraceGenerator(spec: spec)
+        var checked = 0
+        for device in 0..<spec.devices {
+            for day in 0..<spec.days {
+                for breach in generator.injectedBreaches(device: device, day: day) where breach.kind == .refreshOverrun {
+                    let events = generator.lines(device: device, day: day).compactMap(object)
+                        .filter { $0["launch"] as? String == breach.launch }
+                    let launched = try #require(events.last { $0["event"] as? String == "bgtask.launch" && epochSeconds($0["ts"] as! String)! <= breach.ts.seconds + 0.001 })
+                    let completed = try #require(events.first { $0["event"] as? String == "bgtask.complete" && $0["task"] as? Int == launched["task"] as? Int })
+                    let duration = (completed["mono"] as! Double) - (launched["mono"] as! Double)
+                    #expect(duration > 30 && duration < 60)
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 0)
+    }
+}

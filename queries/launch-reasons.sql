@@ -1,0 +1,16 @@
+-- Why do our processes start: by the user, or by the system, and for what?
+-- Columns:
+--   reason    "user", "system" or "prewarm" (the launch event's reason)
+--   cause     what the system launched the app for ("bgtask", "push", "urlsession", …); NULL for user launches
+--   launches  how many launches
+--   devices   on how many distinct devices
+--   share     percentage of all launches
+SELECT reason,
+       cause,
+       count(*) AS launches,
+       count(DISTINCT device) AS devices,
+       round(100.0 * count(*) / (SELECT count(*) FROM events WHERE event = 'launch'), 1) AS share
+FROM events
+WHERE event = 'launch'
+GROUP BY reason, cause
+ORDER BY launches DESC;
