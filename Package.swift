@@ -59,11 +59,15 @@ let package = Package(
 
         .testTarget(name: "TraceReadTests", dependencies: ["TraceRead"]),
         .testTarget(name: "TraceDecodeTests", dependencies: ["TraceDecode"]),
-        .testTarget(name: "TraceStoreTests", dependencies: ["TraceStore", "TraceDecode"]),
+        .testTarget(
+            name: "TraceStoreTests",
+            dependencies: ["TraceStore", "TraceDecode", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TraceSynthTests", dependencies: ["TraceSynth", "TraceDecode"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "TraceDecode"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Replay", "TraceDecode"]),
-        .testTarget(name: "LifelineKitTests", dependencies: ["LifelineKit", "TraceSynth"]),
-        .testTarget(name: "LifelineCLITests", dependencies: ["LifelineKit"]),
+        .testTarget(
+            name: "LifelineKitTests",
+            dependencies: ["LifelineKit", "TraceStore", "TraceSynth", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LifelineCLITests", dependencies: ["lifeline"]),
     ]
 )

@@ -10,17 +10,38 @@ public final class LaunchState {
 
     /// The app's state after the events replayed so far.
     public var state: AppState = .notRunning
+    /// The state before the event being replayed (equal to ``state`` when the event moved nothing).
+    public var stateBefore: AppState = .notRunning
+    /// True while ``state`` is a guess: the log of this launch began after its `launch` (the file
+    /// started mid-launch) or the launch was a prewarm, and no life-cycle move has confirmed a
+    /// state yet. The guess is ``AppState/background``; the next life-cycle event is accepted
+    /// whatever it is and sets the state it implies.
+    public var stateInferred = false
+    /// True when the lifecycle check reported the event being replayed (an illegal transition, or
+    /// app code run while suspended). Checks that judge order pass over such an event, so that
+    /// one bad event yields one finding; the replay goes on in the state the event implies.
+    public var lifecycleBreach = false
     /// The `launch` event, when it was logged.
     public var launchEvent: Event?
     /// The `terminate` event, once the process has ended.
     public var terminated: Event?
-    /// True once `didFinishLaunching` returned (its `end`): the launch sequence is over.
+    /// True once `didFinishLaunching` returned (its `end`), or at the latest at the first
+    /// life-cycle move after launching (`didBecomeActive`, `didEnterBackground`, `suspend`, …,
+    /// for an app that does not log `didFinishLaunching`): the launch sequence is over. For a log
+    /// that began mid-launch it stays false until one of those is seen.
     public var launchSequenceEnded = false
     /// The `begin` of a `didEnterBackground` call that has not returned yet.
     public var didEnterBackgroundBegin: Event?
     /// The event that started the current background period (`didEnterBackground` begin, or the
-    /// `launch`/`resume` into the background); nil in the foreground and when suspended.
+    /// `launch`/`resume` into the background); nil in the foreground and when suspended. A
+    /// `didEnterBackground` after a launch or resume into the background does not move it (the
+    /// period began at the launch or resume). A `terminate` leaves it as it was, so that budgets
+    /// can still be measured when the launch ends.
     public var backgroundSince: Event?
+    /// The event that started the latest background period, like ``backgroundSince`` but kept
+    /// through suspension and after the process ends (nil until the app first ran in the
+    /// background). Termination checks look for findings that explain a kill from it on.
+    public var backgroundPeriodStart: Event?
     /// The latest `backgroundTimeRemaining` reading of the current background period.
     public var lastTimeRemaining: Event?
     /// `BGTaskSchedulerPermittedIdentifiers` from this launch's `config`, if logged.

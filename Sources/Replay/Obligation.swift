@@ -18,7 +18,9 @@ public struct Obligation: Sendable {
     public enum Deadline: Sendable {
         /// A fixed budget from the opening event.
         case budget(BudgetName)
-        /// A budget picked per opening (e.g. by task type); nil for none.
+        /// A budget picked per opening (e.g. by task type); nil for none. Called with the
+        /// opening event when the opening is measured (at its discharge, or when it was due), so
+        /// that what the replay learnt while it was open counts.
         case chosen(@Sendable (Event, ReplayContext) -> BudgetName?)
         /// The app's background time: from `didEnterBackground` begin (or the launch or resume
         /// into the background) plus the budget, or from the latest `backgroundTimeRemaining`
@@ -71,7 +73,9 @@ public struct Obligation: Sendable {
     public var expired: Report?
     /// Discharged again after its discharge.
     public var repeated: Report?
-    /// A discharge for something never opened in this launch.
+    /// A discharge for something never opened in this launch. (A discharge that comes after
+    /// its opening was reported as missing is neither unknown nor repeated: that breach was
+    /// reported once, when the discharge was due.)
     public var unknown: Report?
 
     public init(

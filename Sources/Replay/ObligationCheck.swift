@@ -5,7 +5,6 @@ import TraceModel
 final class ObligationCheck: Check {
     private struct Open {
         var opening: Event
-        var budget: BudgetName?
         var expiredBy: Event?
     }
 
@@ -13,6 +12,9 @@ final class ObligationCheck: Check {
     private var open: [String: Open] = [:]
     private var order: [String] = []
     private var discharged: Set<String> = []
+    /// Keys already reported as never discharged in time: a late discharge of one is not
+    /// reported again as unknown (the breach was reported when it was due).
+    private var lapsed: Set<String> = []
 
     init(_ spec: Obligation) {
         self.spec = spec
@@ -46,21 +48,18 @@ final class ObligationCheck: Check {
 
     private func opened(_ event: Event, context: ReplayContext) {
         guard let key = key(of: event) else { return }
-        let budget: BudgetName? = switch spec.deadline {
-        case .budget(let name): name
-        case .chosen(let choose): choose(event, context)
-        case .backgroundTime: .backgroundTime
-        case nil: nil
-        }
         if open[key] == nil { order.append(key) }
-        open[key] = Open(opening: event, budget: budget)
+        open[key] = Open(opening: event)
         discharged.remove(key)
+        lapsed.remove(key)
     }
 
     private func closed(_ event: Event, context: ReplayContext) {
         guard let key = key(of: event) else { return }
         guard let item = open.removeValue(forKey: key) else {
-            if discharged.contains(key) {
+            if lapsed.remove(key) != nil {
+                discharged.insert(key)
+            } else if discharged.contains(key) {
                 emit(spec.repeated, opening: nil, at: event, seconds: nil, context: context)
             } else {
                 emit(spec.unknown, opening: nil, at: event, seconds: nil, context: context)
@@ -69,7 +68,7 @@ final class ObligationCheck: Check {
         }
         order.removeAll { $0 == key }
         discharged.insert(key)
-        if let expiredBy = item.expiredBy {
+        if let expiredBy = item.expiredBy, spec.expired != nil {
             let late = context.seconds(from: expiredBy, to: event)
             if late > context.budgets[.expirationGrace] {
                 emit(spec.expired, opening: item.opening, at: event, seconds: late,
@@ -87,7 +86,15 @@ final class ObligationCheck: Check {
     private func measure(
         _ item: Open, until end: Event, context: ReplayContext
     ) -> (BudgetName, Double, Double, [Event])? {
-        guard let budget = item.budget else { return nil }
+        // Picked when measured, not when opened, so that what the replay learnt since counts
+        // (a task's type may be told by a submit that comes while the task runs).
+        let picked: BudgetName? = switch spec.deadline {
+        case .budget(let name): name
+        case .chosen(let choose): choose(item.opening, context)
+        case .backgroundTime: .backgroundTime
+        case nil: nil
+        }
+        guard let budget = picked else { return nil }
         guard budget == .backgroundTime else {
             return (budget, context.seconds(from: item.opening, to: end), context.budgets[budget], [])
         }
@@ -115,6 +122,7 @@ final class ObligationCheck: Check {
                 emit(spec.overrun[budget], opening: item.opening, at: event, seconds: seconds, budget: budget,
                      budgetSeconds: limit, extra: extra, ending: ending, context: context)
             }
+            lapsed.insert(key)
         }
         open.removeAll()
         order.removeAll()

@@ -45,6 +45,8 @@ public final class DeviceState {
     let severities: [String: Severity]
     /// Findings reported and not yet handed to the caller.
     var pending: [Finding] = []
+    /// What checks share about this device across launches, one ``DeviceStore`` per type.
+    var stores: [ObjectIdentifier: AnyObject] = [:]
 
     init(device: String, budgets: Budgets, severities: [String: Severity]) {
         self.device = device

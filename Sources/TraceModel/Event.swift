@@ -38,6 +38,7 @@ public struct Event: Sendable, Hashable {
     /// The event's row id in the store (`events.id`), when it was read from one.
     public var rowID: Int64?
 
+    @inlinable
     public init(
         ts: Timestamp, device: String, launch: String, name: String, seq: Int64? = nil,
         mono: Double? = nil, app: String? = nil, appVersion: String? = nil, os: String? = nil,

@@ -20,8 +20,12 @@ final class ContextDirectory {
     private var last: (key: Key, id: Int64)?
 
     func id(for event: Event, in db: Database) throws -> Int64 {
+        if let last, last.key.app == event.app, last.key.appVersion == event.appVersion, last.key.os == event.os,
+           last.key.model == event.model, last.key.process == event.process
+        {
+            return last.id
+        }
         let key = Key(event)
-        if let last, last.key == key { return last.id }
         let id = try ids[key] ?? load(key, in: db)
         ids[key] = id
         last = (key, id)
@@ -35,16 +39,15 @@ final class ContextDirectory {
 
     private func load(_ key: Key, in db: Database) throws -> Int64 {
         let arguments: StatementArguments = [key.app, key.appVersion, key.os, key.model, key.process]
-        if let id = try Int64.fetchOne(db, sql: """
+        let select = try db.cachedStatement(sql: """
             SELECT id FROM contexts
             WHERE app IS ? AND app_version IS ? AND os IS ? AND model IS ? AND process IS ?
-            """, arguments: arguments)
-        {
+            """)
+        if let id = try Int64.fetchOne(select, arguments: arguments) {
             return id
         }
-        try db.execute(
-            sql: "INSERT INTO contexts (app, app_version, os, model, process) VALUES (?, ?, ?, ?, ?)",
-            arguments: arguments)
+        try db.cachedStatement(sql: "INSERT INTO contexts (app, app_version, os, model, process) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: arguments)
         return db.lastInsertedRowID
     }
 }

@@ -12,57 +12,80 @@ public final class EventWriter {
     private let store: Store
     private let launches = LaunchDirectory()
     private let contexts = ContextDirectory()
+    private var row = RowBinding()
 
     public init(store: Store) {
         self.store = store
     }
 
-    /// Inserts a batch's events (ignoring ones already stored) and rejects, and advances the
-    /// file's committed line count, atomically: a kill at any moment leaves either all of it
-    /// or none of it.
-    @discardableResult
-    public func write(_ batch: IngestBatch) throws -> BatchOutcome {
+    /// Runs `body` in one IMMEDIATE transaction: everything it registers, writes and
+    /// finishes commits together or not at all, so a kill at any moment leaves either all
+    /// of it or none of it. Several small files share one transaction: a commit per file
+    /// would cost more than the file.
+    public func transaction<T>(_ body: (Transaction) throws -> T) throws -> T {
         do {
-            return try store.pool.writeWithoutTransaction { db in
-                var outcome = BatchOutcome()
-                try db.inTransaction(.immediate) {
-                    outcome = try insert(batch, in: db)
-                    return .commit
-                }
-                return outcome
-            }
+            return try store.write { db in try body(Transaction(writer: self, db: db)) }
         } catch {
             launches.reset()
             contexts.reset()
-            throw StoreError.writeFailed(what: "store lines up to \(batch.throughLine)", underlying: "\(error)")
+            throw StoreError.writeFailed(what: "commit ingested lines", underlying: "\(error)")
         }
     }
 
-    /// Marks a file done, with where its stream was cut if it was, and with its content hash
-    /// when it could only be known at the end (standard input): unless the same content is
-    /// already on record, in which case this row keeps none.
-    public func finish(fileID: Int64, cut: FileCut?, sha256: String? = nil, now: Date = Date()) throws -> FileRecord {
-        try store.pool.write { db in
-            var record = try FileRecord.fetchOne(db, key: fileID)!
-            if record.sha256 == nil, let sha256,
-               try FileRecord.filter(Column("sha256") == sha256).fetchCount(db) == 0
+    /// Writes one batch in a transaction of its own.
+    @discardableResult
+    public func write(_ batch: IngestBatch) throws -> BatchOutcome {
+        try transaction { try $0.write(batch) }
+    }
+
+    /// The operations of one write transaction.
+    public struct Transaction {
+        let writer: EventWriter
+        let db: Database
+
+        /// Adds a file's row, or adopts the row another process registered for the same
+        /// content a moment ago. Returns its id.
+        public func register(_ file: FileRegistration) throws -> Int64 {
+            if let sha256 = file.sha256,
+               let existing = try Int64.fetchOne(
+                   db.cachedStatement(sql: "SELECT id FROM files WHERE sha256 = ?"), arguments: [sha256])
             {
-                record.sha256 = sha256
+                return existing
             }
-            record.status = .done
-            record.ingestedAt = ISO8601DateFormatter().string(from: now)
-            if let cut {
-                record.truncated = true
-                record.cutOffset = Int64(cut.compressedOffset)
-                record.cutAfterLine = cut.afterLine
-                record.cutReason = cut.reason
-            }
-            try record.update(db)
-            return record
+            try db.cachedStatement(sql: """
+                INSERT INTO files (path, size, sha256, compression, status, started_at)
+                VALUES (?, ?, ?, ?, 'ingesting', ?)
+                """).execute(arguments: [
+                    file.path, file.size, file.sha256, file.compression, FileRecord.timestamp(file.startedAt),
+                ])
+            return db.lastInsertedRowID
+        }
+
+        /// Inserts a batch's events (ignoring ones already stored) and rejects, and advances
+        /// the file's committed line count.
+        public func write(_ batch: IngestBatch) throws -> BatchOutcome {
+            try writer.insert(batch, in: db)
+        }
+
+        /// Marks a file done, with where its stream was cut if it was, and with its content
+        /// hash when it could only be known at the end (standard input), unless the same
+        /// content is already on record, in which case this row keeps none.
+        public func finish(fileID: Int64, cut: FileCut?, sha256: String? = nil, now: Date = Date()) throws {
+            try db.cachedStatement(sql: """
+                UPDATE files SET status = 'done', ingested_at = :now,
+                    sha256 = coalesce(sha256, CASE WHEN :sha IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM files WHERE sha256 = :sha) THEN :sha END),
+                    truncated = :truncated, cut_offset = :offset, cut_after_line = :after, cut_reason = :reason
+                WHERE id = :id
+                """).execute(arguments: [
+                    "now": FileRecord.timestamp(now), "sha": sha256, "truncated": cut != nil,
+                    "offset": cut.map { Int64($0.compressedOffset) }, "after": cut?.afterLine,
+                    "reason": cut?.reason, "id": fileID,
+                ])
         }
     }
 
-    private func insert(_ batch: IngestBatch, in db: Database) throws -> BatchOutcome {
+    fileprivate func insert(_ batch: IngestBatch, in db: Database) throws -> BatchOutcome {
         var outcome = BatchOutcome()
         let statement = try db.cachedStatement(sql: """
             INSERT INTO event_rows (id, ts, seq, mono, event, context_id, phase, reason, cause, task,
@@ -72,7 +95,8 @@ public final class EventWriter {
             """)
         let stmt = statement.sqliteStatement
         let sqlite = db.sqliteConnection!
-        for (index, event) in batch.events.enumerated() {
+        for index in batch.events.indices {
+            let event = batch.events[index]
             let launch = try launches.entry(device: event.device, launch: event.launch, in: db)
             let contextID = try contexts.id(for: event, in: db)
             var rowID: Int64
@@ -97,20 +121,19 @@ public final class EventWriter {
                 outcome.inserted += 1
                 launch.added += 1
                 launch.note(ts: event.ts.microseconds)
+                launches.touched(launch)
                 if contentHash != nil { launch.unsequenced += 1 }
             } else {
                 outcome.duplicates += 1
             }
         }
-        sqlite3_reset(stmt)
         try launches.flush(in: db)
         outcome.rejects = try insertRejects(batch, in: db)
-        try db.execute(
-            sql: """
-                UPDATE files SET lines = max(lines, ?), events = events + ?, duplicates = duplicates + ?,
-                    rejects = rejects + ?
-                WHERE id = ?
-                """,
+        try db.cachedStatement(sql: """
+            UPDATE files SET lines = max(lines, ?), events = events + ?, duplicates = duplicates + ?,
+                rejects = rejects + ?
+            WHERE id = ?
+            """).execute(
             arguments: [batch.throughLine, outcome.inserted, outcome.duplicates, outcome.rejects, batch.fileID])
         return outcome
     }
@@ -120,26 +143,25 @@ public final class EventWriter {
         _ stmt: OpaquePointer, rowID: Int64, _ event: Event, contextID: Int64, line: Int, fileID: Int64,
         contentHash: Int64?, sqlite: OpaquePointer
     ) throws -> Bool {
-        sqlite3_reset(stmt)
-        sqlite3_bind_int64(stmt, 1, rowID)
-        sqlite3_bind_int64(stmt, 2, event.ts.microseconds)
-        bind(event.seq, stmt, 3)
-        bind(event.mono, stmt, 4)
-        bind(event.name, stmt, 5)
-        sqlite3_bind_int64(stmt, 6, contextID)
-        bind(event.phase, stmt, 7)
-        bind(event.reason, stmt, 8)
-        bind(event.cause, stmt, 9)
-        bind(event.task, stmt, 10)
-        bind(event.identifier, stmt, 11)
-        bind(event.call, stmt, 12)
-        bind(event.success.map { $0 ? 1 : 0 }, stmt, 13)
-        bind(event.result, stmt, 14)
-        bind(event.attrs, stmt, 15)
-        sqlite3_bind_int64(stmt, 16, fileID)
-        sqlite3_bind_int64(stmt, 17, Int64(line))
-        bind(contentHash, stmt, 18)
-        let code = sqlite3_step(stmt)
+        row.integer(rowID, 1)
+        row.integer(event.ts.microseconds, 2)
+        row.integer(event.seq, 3)
+        row.double(event.mono, 4)
+        row.text(event.name, 5)
+        row.integer(contextID, 6)
+        row.text(event.phase, 7)
+        row.text(event.reason, 8)
+        row.text(event.cause, 9)
+        row.integer(event.task, 10)
+        row.text(event.identifier, 11)
+        row.text(event.call, 12)
+        row.integer(event.success.map { $0 ? 1 : 0 }, 13)
+        row.text(event.result, 14)
+        row.text(event.attrs, 15)
+        row.integer(fileID, 16)
+        row.integer(Int64(line), 17)
+        row.integer(contentHash, 18)
+        let code = row.step(stmt)
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite)))
         }
@@ -181,24 +203,3 @@ public final class EventWriter {
     }
 }
 
-/// SQLite copies bound text before `sqlite3_bind_text` returns.
-private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-private func bind(_ value: String?, _ stmt: OpaquePointer, _ index: Int32) {
-    guard var text = value else { sqlite3_bind_null(stmt, index); return }
-    text.withUTF8 { bytes in
-        _ = sqlite3_bind_text(stmt, index, bytes.baseAddress, Int32(bytes.count), transient)
-    }
-}
-
-private func bind(_ value: Int64?, _ stmt: OpaquePointer, _ index: Int32) {
-    if let value { sqlite3_bind_int64(stmt, index, value) } else { sqlite3_bind_null(stmt, index) }
-}
-
-private func bind(_ value: Int?, _ stmt: OpaquePointer, _ index: Int32) {
-    bind(value.map(Int64.init), stmt, index)
-}
-
-private func bind(_ value: Double?, _ stmt: OpaquePointer, _ index: Int32) {
-    if let value { sqlite3_bind_double(stmt, index, value) } else { sqlite3_bind_null(stmt, index) }
-}

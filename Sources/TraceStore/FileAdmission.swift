@@ -3,33 +3,45 @@ import GRDB
 
 /// What to do with an input file, decided from its content hash before reading it.
 public enum FileAdmission: Sendable, Hashable {
-    /// Never seen: read it from the first line.
-    case start(fileID: Int64)
+    /// Never seen: read it from the first line and register it (``EventWriter/Transaction/register(_:)``).
+    case new
     /// An earlier ingest of the same content stopped part way: read on after `linesDone`.
     case resume(fileID: Int64, linesDone: Int)
     /// The same content is already stored (perhaps under another path): nothing to do.
     case skip(previous: FileRecord)
 }
 
+/// A file about to be read for the first time.
+public struct FileRegistration: Sendable, Hashable {
+    public var path: String
+    public var size: Int64?
+    public var sha256: String?
+    public var compression: String
+    public var startedAt: Date
+
+    public init(path: String, size: Int64?, sha256: String?, compression: String, startedAt: Date = Date()) {
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+        self.compression = compression
+        self.startedAt = startedAt
+    }
+}
+
 extension Store {
-    /// Registers an input file or finds it again by its content hash.
-    ///
-    /// Two processes admitting the same content at once both get `resume`; their events are
-    /// deduplicated by identity, so both finish and nothing is stored twice.
-    public func admit(
-        path: String, size: Int64?, sha256: String?, compression: String, now: Date = Date()
-    ) throws -> FileAdmission {
-        try pool.write { db in
-            if let sha256, let existing = try FileRecord.filter(Column("sha256") == sha256).fetchOne(db) {
-                switch existing.status {
-                case .done: return .skip(previous: existing)
-                case .ingesting: return .resume(fileID: existing.id!, linesDone: existing.lines)
-                }
+    /// Looks a file up by its content hash, without taking the write lock (readers never wait
+    /// for the writer in WAL mode), so the reading thread can decide while the writer commits.
+    public func admission(sha256: String?) throws -> FileAdmission {
+        guard let sha256 else { return .new }
+        return try pool.read { db in
+            let statement = try db.cachedStatement(sql: "SELECT * FROM files WHERE sha256 = ?")
+            guard let existing = try FileRecord.fetchOne(statement, arguments: [sha256]) else {
+                return .new
             }
-            var record = FileRecord(
-                path: path, size: size, sha256: sha256, compression: compression, startedAt: now)
-            try record.insert(db)
-            return .start(fileID: record.id!)
+            switch existing.status {
+            case .done: return .skip(previous: existing)
+            case .ingesting: return .resume(fileID: existing.id!, linesDone: existing.lines)
+            }
         }
     }
 

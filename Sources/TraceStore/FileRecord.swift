@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TraceModel
 
 /// One row of the `files` table: an input file and what became of it.
 ///
@@ -47,6 +48,11 @@ public struct FileRecord: Codable, Sendable, Hashable, FetchableRecord, MutableP
         self.rejects = 0
         self.duplicates = 0
         self.truncated = false
-        self.startedAt = ISO8601DateFormatter().string(from: startedAt)
+        self.startedAt = Self.timestamp(startedAt)
+    }
+
+    /// RFC 3339 in UTC, as `files.started_at` and `ingested_at` hold it.
+    static func timestamp(_ date: Date) -> String {
+        Timestamp(seconds: date.timeIntervalSince1970).description
     }
 }

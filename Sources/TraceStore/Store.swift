@@ -24,7 +24,7 @@ public final class Store: Sendable {
             if try Int.fetchOne(db, sql: "PRAGMA page_count") == 0 {
                 try db.execute(sql: "PRAGMA page_size = 16384")
             }
-            try db.execute(sql: "PRAGMA cache_size = -65536")
+            try db.execute(sql: "PRAGMA cache_size = -16384")
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -42,8 +42,17 @@ public final class Store: Sendable {
         try pool.read(body)
     }
 
-    /// Runs `body` inside one write transaction.
+    /// Runs `body` inside one write transaction, begun IMMEDIATE: it takes the write lock
+    /// first (waiting for another process that holds it) rather than failing when a read
+    /// turns into a write under another writer.
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.write(body)
+        try pool.writeWithoutTransaction { db in
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try body(db)
+                return .commit
+            }
+            return result!
+        }
     }
 }

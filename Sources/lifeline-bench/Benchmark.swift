@@ -32,7 +32,8 @@ struct Benchmark: ParsableCommand {
     func run() throws {
         let tools = try Tools.locate()
         let perDeviceDay = 250
-        let devices = max(1, events / (days * perDeviceDay))
+        // Days vary around their target; aim 5% high so the corpus has at least `events`.
+        let devices = max(1, Int((Double(events) * 1.05 / Double(days * perDeviceDay)).rounded(.up)))
         let spec = CorpusSpec(devices: devices, days: days, seed: seed, approxEventsPerDeviceDay: perDeviceDay)
         let corpus = try Corpus.prepare(spec: spec, under: directory)
         print("corpus     \(corpus.summary)")

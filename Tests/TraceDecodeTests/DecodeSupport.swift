@@ -12,13 +12,13 @@ func decode(bytes: [UInt8]) -> DecodeResult {
     return bytes.withUnsafeBytes { decoder.decode($0) }
 }
 
-/// The event of a line that must decode, or nil (after recording an issue) if it did not.
+/// The event of a line, or nil if it was rejected or blank.
 func decodedEvent(_ line: String) -> Event? {
     guard case .event(let event) = decode(line) else { return nil }
     return event
 }
 
-/// The issue of a line that must be rejected, or nil if it was not.
+/// The issue of a rejected line, or nil if it decoded or was blank.
 func rejection(_ line: String) -> LineIssue? {
     rejection(bytes: Array(line.utf8))
 }

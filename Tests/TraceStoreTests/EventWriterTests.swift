@@ -20,11 +20,10 @@ import TraceModel
     }
 
     private func startFile(_ store: Store, sha: String) throws -> Int64 {
-        guard case .start(let id) = try store.admit(path: "f-\(sha)", size: 1, sha256: sha, compression: "zstd") else {
-            Issue.record("expected a new file")
-            return -1
+        #expect(try store.admission(sha256: sha) == .new)
+        return try EventWriter(store: store).transaction {
+            try $0.register(FileRegistration(path: "f-\(sha)", size: 1, sha256: sha, compression: "zstd"))
         }
-        return id
     }
 
     @Test func storesEventsAndReadsThemBackThroughTheView() throws {
@@ -98,6 +97,15 @@ import TraceModel
         #expect(file.lines == 3)
     }
 
+    @Test func registeringTheSameContentTwiceAdoptsTheFirstRow() throws {
+        let db = try TemporaryDatabase()
+        let first = try startFile(db.store, sha: "a")
+        let second = try EventWriter(store: db.store).transaction {
+            try $0.register(FileRegistration(path: "copy", size: 1, sha256: "a", compression: "zstd"))
+        }
+        #expect(first == second)
+    }
+
     @Test func aFileIsSkippedOnceDoneAndResumedWhileIngesting() throws {
         let db = try TemporaryDatabase()
         let fileID = try startFile(db.store, sha: "a")
@@ -105,10 +113,11 @@ import TraceModel
         partial.throughLine = 2
         let writer = EventWriter(store: db.store)
         try writer.write(partial)
-        #expect(try db.store.admit(path: "again", size: 1, sha256: "a", compression: "zstd")
-                    == .resume(fileID: fileID, linesDone: 2))
-        _ = try writer.finish(fileID: fileID, cut: FileCut(compressedOffset: 10, afterLine: 2, reason: "zstd frame cut short"))
-        guard case .skip(let previous) = try db.store.admit(path: "again", size: 1, sha256: "a", compression: "zstd") else {
+        #expect(try db.store.admission(sha256: "a") == .resume(fileID: fileID, linesDone: 2))
+        try writer.transaction {
+            try $0.finish(fileID: fileID, cut: FileCut(compressedOffset: 10, afterLine: 2, reason: "zstd frame cut short"))
+        }
+        guard case .skip(let previous) = try db.store.admission(sha256: "a") else {
             Issue.record("expected skip")
             return
         }

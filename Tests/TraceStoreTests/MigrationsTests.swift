@@ -18,7 +18,9 @@ import Testing
 
     @Test func reopeningAnExistingDatabaseKeepsItsData() throws {
         let db = try TemporaryDatabase()
-        _ = try db.store.admit(path: "x", size: 1, sha256: "s", compression: "none")
+        try EventWriter(store: db.store).transaction {
+            _ = try $0.register(FileRegistration(path: "x", size: 1, sha256: "s", compression: "none"))
+        }
         let reopened = try Store(path: db.store.path)
         #expect(try reopened.files().map(\.path) == ["x"])
     }

@@ -1,11 +1,12 @@
 import Foundation
 
-/// A first-in first-out hand-off between two threads that blocks the producer when `capacity`
-/// items wait, so a fast reader cannot run ahead of the writer and grow memory without bound.
+/// A first-in first-out hand-off between two threads. Each item has a weight (events, say);
+/// the producer blocks while the waiting items weigh `capacity` or more, so a fast reader
+/// cannot run ahead of the writer and grow memory without bound.
 final class BoundedQueue<Element>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var items: [Element] = []
-    private var head = 0
+    private var items: [(element: Element, weight: Int)] = []
+    private var weight = 0
     private let capacity: Int
     private var closed = false
 
@@ -15,33 +16,31 @@ final class BoundedQueue<Element>: @unchecked Sendable {
 
     /// Waits for room, then appends. Returns false if the consumer closed the queue.
     @discardableResult
-    func push(_ item: Element) -> Bool {
+    func push(_ item: Element, weight itemWeight: Int = 1) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while items.count - head >= capacity && !closed { condition.wait() }
+        while weight >= capacity && !closed { condition.wait() }
         guard !closed else { return false }
-        items.append(item)
+        items.append((item, itemWeight))
+        weight += itemWeight
         condition.broadcast()
         return true
     }
 
-    /// Waits for an item; nil once the queue is closed and drained.
-    func pop() -> Element? {
+    /// Waits for at least one item, then takes every item waiting; empty once the queue is
+    /// closed and drained.
+    func popAll() -> [Element] {
         condition.lock()
         defer { condition.unlock() }
-        while items.count == head && !closed { condition.wait() }
-        guard items.count > head else { return nil }
-        let item = items[head]
-        head += 1
-        if head > 64 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
+        while items.isEmpty && !closed { condition.wait() }
+        let taken = items.map(\.element)
+        items.removeAll(keepingCapacity: true)
+        weight = 0
         condition.broadcast()
-        return item
+        return taken
     }
 
-    /// Ends the hand-off: pending pushes return false, pops drain what is left then return nil.
+    /// Ends the hand-off: pending pushes return false, pops drain what is left then stop.
     func close() {
         condition.lock()
         closed = true

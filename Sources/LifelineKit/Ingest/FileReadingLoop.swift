@@ -13,11 +13,11 @@ struct FileReadingLoop: Sendable {
     let counters: ProgressCounters
 
     func run(_ inputs: [InputPaths.Input]) {
-        for input in inputs {
+        for (fileKey, input) in inputs.enumerated() {
             let keepGoing: Bool
             switch input {
-            case .file(let path): keepGoing = read(path: path, standardInput: false)
-            case .standardInput: keepGoing = read(path: "-", standardInput: true)
+            case .file(let path): keepGoing = read(path: path, fileKey: fileKey, standardInput: false)
+            case .standardInput: keepGoing = read(path: "-", fileKey: fileKey, standardInput: true)
             case .missing(let path, let reason):
                 var report = FileReport(path: path, outcome: .failed)
                 report.message = "\(path): \(reason)"
@@ -28,42 +28,45 @@ struct FileReadingLoop: Sendable {
     }
 
     /// Reads one input; false if the writing side has stopped.
-    private func read(path: String, standardInput: Bool) -> Bool {
+    private func read(path: String, fileKey: Int, standardInput: Bool) -> Bool {
         counters.update { $0.currentPath = path }
         var report = FileReport(path: path, outcome: .ingested)
+        let reader: LineReader
         let admission: FileAdmission
-        var reader: LineReader
+        let sha256: String?
         do {
-            let sha256 = standardInput ? nil : try FileFingerprint.sha256(path: path)
+            sha256 = standardInput ? nil : try FileFingerprint.sha256(path: path)
+            admission = try store.admission(sha256: sha256)
+            if case .skip(let previous) = admission {
+                report.outcome = .skipped
+                report.message = "already ingested as \(previous.path) at \(previous.ingestedAt ?? previous.startedAt)"
+                return queue.push(.report(report))
+            }
             reader = try LineReader(path: path, maxLineBytes: options.maxLineBytes, hashing: standardInput)
-            report.compression = reader.compression.rawValue
-            let size = standardInput ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).map(Int64.init)
-            admission = try store.admit(
-                path: path, size: size, sha256: sha256, compression: reader.compression.rawValue)
         } catch {
             report.outcome = .failed
             report.message = "\(error)"
             return queue.push(.report(report))
         }
+        report.compression = reader.compression.rawValue
 
-        let fileID: Int64
         var skipThrough = 0
+        let opened: Bool
         switch admission {
-        case .skip(let previous):
-            report.outcome = .skipped
-            report.message = "already ingested as \(previous.path) at \(previous.ingestedAt ?? previous.startedAt)"
-            return queue.push(.report(report))
-        case .start(let id):
-            fileID = id
-        case .resume(let id, let linesDone):
-            fileID = id
+        case .resume(let fileID, let linesDone):
             skipThrough = linesDone
             report.outcome = .resumed
             report.message = "resumed after line \(linesDone)"
+            opened = queue.push(.resume(fileKey: fileKey, fileID: fileID))
+        default:
+            let size = standardInput ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).map(Int64.init)
+            opened = queue.push(.register(fileKey: fileKey, FileRegistration(
+                path: path, size: size, sha256: sha256, compression: reader.compression.rawValue)))
         }
+        guard opened else { return false }
 
         var decoder = EventDecoder()
-        var batch = IngestBatch(fileID: fileID)
+        var batch = IngestBatch(fileID: 0)
         var writerStopped = false
         let batchSize = options.batchSize
         do {
@@ -75,14 +78,12 @@ struct FileReadingLoop: Sendable {
                 }
                 batch.throughLine = line.number
                 if batch.events.count >= batchSize {
-                    let bytes = reader.compressedBytesRead
-                    counters.update { $0.bytesRead += bytes - report.bytes }
-                    report.bytes = bytes
-                    guard queue.push(.batch(batch)) else {
+                    countBytes(reader.compressedBytesRead, into: &report)
+                    guard queue.push(.batch(fileKey: fileKey, batch), weight: batch.events.count) else {
                         writerStopped = true
                         return false
                     }
-                    batch = IngestBatch(fileID: fileID)
+                    batch = IngestBatch(fileID: 0)
                 }
                 return true
             }
@@ -91,11 +92,10 @@ struct FileReadingLoop: Sendable {
             report.truncated = true
         }
         if writerStopped { return false }
-        if !batch.isEmpty || batch.throughLine > 0 {
-            guard queue.push(.batch(batch)) else { return false }
+        if batch.throughLine > 0 {
+            guard queue.push(.batch(fileKey: fileKey, batch), weight: max(1, batch.events.count)) else { return false }
         }
-        counters.update { $0.bytesRead += reader.compressedBytesRead - report.bytes }
-        report.bytes = reader.compressedBytesRead
+        countBytes(reader.compressedBytesRead, into: &report)
         var cut: FileCut?
         if let streamCut = reader.cut {
             cut = FileCut(
@@ -104,7 +104,13 @@ struct FileReadingLoop: Sendable {
             report.truncated = true
             report.cut = "\(streamCut.reason) (after line \(streamCut.afterLine))"
         }
-        return queue.push(.finished(fileID: fileID, report: report, cut: cut, sha256: reader.sha256))
+        return queue.push(.finished(fileKey: fileKey, report: report, cut: cut, sha256: reader.sha256))
+    }
+
+    private func countBytes(_ bytes: Int, into report: inout FileReport) {
+        let added = bytes - report.bytes
+        counters.update { $0.bytesRead += added }
+        report.bytes = bytes
     }
 
     /// Decodes one line into the batch; returns the reason if it was kept aside.
@@ -125,7 +131,7 @@ struct FileReadingLoop: Sendable {
             issue = LineIssue(
                 .lineTooLong, "line of \(totalBytes) bytes is longer than the \(options.maxLineBytes)-byte cap")
         case .cutShort:
-            issue = LineIssue(.cutShort, "last line cut short where the stream ended (\(line.bytes.count) bytes)")
+            issue = LineIssue(.cutShort, "last line cut short where the stream ended (\(line.totalBytes) bytes)")
         }
         batch.rejects.append(RejectedLine(line: line.number, issue: issue, raw: line.bytes, rawBytes: line.totalBytes))
         return issue.reason

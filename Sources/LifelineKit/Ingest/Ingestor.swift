@@ -12,9 +12,10 @@ public final class Ingestor: Sendable {
     public struct Options: Sendable {
         /// Events per transaction: large enough to amortise a commit, small enough that an
         /// interrupted ingest loses little work and memory stays low.
-        public var batchSize = 16_384
-        /// Batches that may wait between the reading and the writing thread.
-        public var queueDepth = 4
+        public var batchSize = 8_192
+        /// Events that may wait between the reading and the writing thread (bounds memory;
+        /// the writer commits everything waiting in one transaction).
+        public var queuedEvents = 32_768
         /// Lines longer than this are kept aside as `line-too-long` instead of decoded.
         public var maxLineBytes = 1 << 20
 
@@ -35,7 +36,7 @@ public final class Ingestor: Sendable {
         let started = Date()
         let inputs = InputPaths.expand(paths)
         let counters = ProgressCounters(filesTotal: inputs.count)
-        let queue = BoundedQueue<IngestMessage>(capacity: options.queueDepth)
+        let queue = BoundedQueue<IngestMessage>(capacity: options.queuedEvents)
         let reader = FileReadingLoop(store: store, options: options, queue: queue, counters: counters)
         let readerDone = DispatchSemaphore(value: 0)
         let thread = Thread {
@@ -47,8 +48,8 @@ public final class Ingestor: Sendable {
         thread.start()
 
         var writer = BatchWritingLoop(store: store, counters: counters, progress: progress)
-        while let message = queue.pop() {
-            if !writer.handle(message) {
+        while case let messages = queue.popAll(), !messages.isEmpty {
+            if !writer.handle(messages) {
                 queue.close()
                 break
             }
@@ -59,12 +60,17 @@ public final class Ingestor: Sendable {
     }
 }
 
-/// What the reading thread hands to the writing thread.
+/// What the reading thread hands to the writing thread. Files are known by a number the
+/// reader gives them (`fileKey`); the writer maps it to the row id when it registers them.
 enum IngestMessage: Sendable {
-    /// Lines of a file to commit.
-    case batch(IngestBatch)
+    /// A file to read from its first line: register it (in the writer's transaction).
+    case register(fileKey: Int, FileRegistration)
+    /// A file already registered by an interrupted ingest, resumed.
+    case resume(fileKey: Int, fileID: Int64)
+    /// Lines of a file to commit (`batch.fileID` is filled in by the writer).
+    case batch(fileKey: Int, IngestBatch)
     /// The file's last batch has been sent: what the reader knows about it.
-    case finished(fileID: Int64, report: FileReport, cut: FileCut?, sha256: String?)
+    case finished(fileKey: Int, report: FileReport, cut: FileCut?, sha256: String?)
     /// A file that needs no writing (skipped, or failed before any line).
     case report(FileReport)
 }

@@ -1,0 +1,75 @@
+import Replay
+import TraceModel
+
+extension Rule {
+    static let didEnterBackgroundOverrun = Rule(
+        id: "did-enter-background-overrun",
+        category: .overrun, severity: .error,
+        summary: "applicationDidEnterBackground(_:) must return within its 5 s budget.",
+        source: """
+            Seed 000, 'Extending your app's background execution time': "When your app moves to the background, the \
+            system calls your app delegate's applicationDidEnterBackground(_:) method. That method has five seconds \
+            to perform any tasks and return."
+            """,
+        notes: """
+            Measured from the `begin` to the `end` of the call (mono when both carry it, else ts); broken only when \
+            strictly longer than the budget. A call that never returned is reported at the suspend, the terminate \
+            or the end of the launch if the time already spent breaks the budget; a call still running within its \
+            budget there is not reported. A finding of this rule explains a later termination of the launch.
+            """,
+        budget: .didEnterBackground, explainsTermination: true,
+        passing: [
+            Example("""
+                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                {"ts":65.1,"seq":4,"event":"didEnterBackground","phase":"end"}
+                {"ts":65.2,"seq":5,"event":"snapshot"}
+                {"ts":66,"seq":6,"event":"suspend"}
+                """),
+        ],
+        failing: [
+            Example("""
+                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                ↓{"ts":66.6,"seq":4,"event":"didEnterBackground","phase":"end"}
+                {"ts":66.7,"seq":5,"event":"snapshot"}
+                {"ts":67,"seq":6,"event":"suspend"}
+                """),
+            Example("""
+                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                ↓{"ts":68.1,"seq":4,"event":"terminate","reason":"watchdog"}
+                """),
+            Example("""
+                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
+                {"ts":0.3,"seq":1,"event":"didEnterBackground","phase":"begin"}
+                ↓{"ts":9,"seq":2,"event":"suspend"}
+                """),
+        ])
+}
+
+extension Obligation {
+    /// `didEnterBackground` begin must be followed by its end within the budget.
+    static let didEnterBackgroundOverrun = Obligation(
+        opens: .didEnterBackground, opensIf: { $0.phase == "begin" },
+        closes: .didEnterBackground, closesIf: { $0.phase == "end" },
+        key: .none, deadline: .budget(.didEnterBackground),
+        overrun: [
+            .didEnterBackground: Report(.didEnterBackgroundOverrun) { breach in
+                let seconds = breach.seconds.map { LifecycleText.seconds($0) } ?? "?"
+                let budget = breach.budgetSeconds.map { LifecycleText.seconds($0) } ?? "5 s"
+                let began = breach.opening.map { " (begun at \($0.ts))" } ?? ""
+                let head = breach.at.name == "didEnterBackground"
+                    ? "didEnterBackground took \(seconds)\(began), over its \(budget) budget"
+                    : "didEnterBackground\(began) had not returned after \(seconds) when \(breach.at.name) came at \(breach.at.ts), over its \(budget) budget"
+                return head + "; return from applicationDidEnterBackground(_:) quickly and move longer work into "
+                    + "beginBackgroundTask(withName:expirationHandler:) — the system may kill an app that does not return in time."
+            },
+        ])
+}

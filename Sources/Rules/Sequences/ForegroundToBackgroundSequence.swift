@@ -1,0 +1,79 @@
+import Replay
+
+extension Rule {
+    static let foregroundToBackgroundSequence = Rule(
+        id: "foreground-to-background-sequence",
+        category: .violation, severity: .error,
+        summary: "Leaving the foreground goes willResignActive → didEnterBackground → snapshot → (suspend); the "
+            + "snapshot comes only after didEnterBackground returned.",
+        source: """
+            Seed 004, 'About the background execution sequence': "When another app is launched or the user returns to \
+            the Home screen, the foreground app moves to the background, following this sequence: The user exits the \
+            running app. UIKit calls the app delegate's applicationWillResignActive(_:) method. UIKit calls the app \
+            delegate's applicationDidEnterBackground(_:) method. The app's snapshot is taken. The app may be \
+            suspended again." Seed 002: "Clean up your app's user interface. Hide sensitive information … and \
+            prepare your interface to have its snapshot taken."
+            """,
+        notes: """
+            Starts at willResignActive from active, or at didEnterBackground from inactive (after a user launch, \
+            before the app became active). willResignActive → didBecomeActive is an interruption (an alert, a call): \
+            the app never left the foreground and the sequence ends without a finding; so does willEnterForeground \
+            after didEnterBackground (a bounce) and terminate (cut short — the user swiping the app away goes \
+            willResignActive → willTerminate → terminate). A snapshot before didEnterBackground began or returned, \
+            or a suspend before the snapshot, breaks the sequence. didEnterBackground from active without \
+            willResignActive is illegal-transition's, not this rule's. One finding per sequence.
+            """,
+        passing: [
+            Example("""
+                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":10,"seq":2,"event":"willResignActive"}
+                {"ts":12,"seq":3,"event":"didBecomeActive"}
+                {"ts":60,"seq":4,"event":"willResignActive"}
+                {"ts":60.1,"seq":5,"event":"didEnterBackground","phase":"begin"}
+                {"ts":60.15,"seq":6,"event":"bgtask.submit","identifier":"r","type":"refresh"}
+                {"ts":60.2,"seq":7,"event":"didEnterBackground","phase":"end"}
+                {"ts":60.3,"seq":8,"event":"snapshot"}
+                {"ts":60.9,"seq":9,"event":"suspend"}
+                """),
+            Example("""
+                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
+                {"ts":60.5,"seq":5,"event":"willEnterForeground"}
+                {"ts":60.6,"seq":6,"event":"didBecomeActive"}
+                {"ts":90,"seq":7,"event":"willResignActive"}
+                {"ts":90.01,"seq":8,"event":"willTerminate"}
+                {"ts":90.02,"seq":9,"event":"terminate","reason":"user"}
+                """),
+        ],
+        failing: [
+            Example("""
+                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                ↓{"ts":60.2,"seq":4,"event":"snapshot"}
+                {"ts":60.3,"seq":5,"event":"didEnterBackground","phase":"end"}
+                {"ts":61,"seq":6,"event":"suspend"}
+                """),
+            Example("""
+                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                ↓{"ts":60.1,"seq":3,"event":"snapshot"}
+                {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"begin"}
+                {"ts":60.3,"seq":5,"event":"didEnterBackground","phase":"end"}
+                """),
+            Example("""
+                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
+                ↓{"ts":61,"seq":5,"event":"suspend"}
+                """),
+        ])
+}

@@ -1,0 +1,66 @@
+import Replay
+import TraceModel
+
+/// Counts the device's pending BGTask requests across launches (submits, replacements, runs,
+/// cancels) and reports the submit that would exceed "1 refresh task and 10 processing tasks".
+///
+/// Runs on extensions too ("An extension can schedule a task"), to keep the count right, but
+/// judges only the app's submits.
+final class PendingRequestsCheck: Check {
+    static let blueprint = CheckBlueprint(
+        scope: .device, interests: [.bgtaskSubmit, .bgtaskCancel, .bgtaskLaunch], runsOnExtensions: true,
+        rules: [.bgtaskTooManyPending], make: { _ in PendingRequestsCheck() })
+
+    private var requests: TaskRequestStore?
+
+    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
+        let store = requests ?? context.device.store(TaskRequestStore.self)
+        requests = store
+        switch kind {
+        case .bgtaskSubmit: submitted(event, store: store, context: context)
+        case .bgtaskCancel: store.cancel(event.identifier)
+        case .bgtaskLaunch: if let identifier = event.identifier { store.consume(identifier) }
+        default: break
+        }
+    }
+
+    private func submitted(_ event: Event, store: TaskRequestStore, context: ReplayContext) {
+        guard let identifier = event.identifier else { return }
+        let attributes = event.attributes
+        let kind = attributes.string("type").flatMap(TaskRequestStore.Kind.init(rawValue:))
+        if let kind { store.noteKind(kind, of: identifier) }
+        let judged = !context.launch.isExtension
+        let error = attributes.string("error")
+        if error == "tooManyPendingTaskRequests" {
+            // The system's own word that the limit was reached: a finding even when this log
+            // shows fewer pending requests (some were submitted before it begins).
+            guard judged else { return }
+            let others = kind.map { store.pending($0, besides: identifier) } ?? []
+            let limit = kind.map { "at most \($0.limit) \($0.rawValue) request\($0.limit == 1 ? "" : "s") may be pending" }
+                ?? "at most 1 refresh and 10 processing requests may be pending"
+            context.report(
+                .bgtaskTooManyPending, at: event, events: others.map(\.submit) + [event],
+                message: "BGTaskScheduler refused the \(kind?.rawValue ?? "task") request \(identifier) with "
+                    + "tooManyPendingTaskRequests, so it will not run: \(limit); resubmit an identifier to "
+                    + "replace its request, or cancel requests you no longer need.",
+                measured: Double(others.count + 1))
+            return
+        }
+        guard error == nil, let kind else { return }  // a submit that threw scheduled nothing
+        let others = store.pending(kind, besides: identifier)
+        guard others.count + 1 > kind.limit else {
+            store.schedule(identifier, .init(kind: kind, submit: event))
+            return
+        }
+        // Over the limit the system refuses the request, so it is not counted as pending.
+        guard judged else { return }
+        let names = others.map { $0.submit.identifier ?? "?" }.joined(separator: ", ")
+        context.report(
+            .bgtaskTooManyPending, at: event, events: others.map(\.submit) + [event],
+            message: "Submitting the \(kind.rawValue) request \(identifier) makes \(others.count + 1) pending "
+                + "\(kind.rawValue) requests on this device (already pending: \(names)); at most \(kind.limit) "
+                + "may be pending, so the system refuses it. Reuse one identifier (a resubmit replaces its "
+                + "request) or cancel one first.",
+            measured: Double(others.count + 1))
+    }
+}

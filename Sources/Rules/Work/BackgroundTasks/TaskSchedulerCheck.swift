@@ -1,0 +1,64 @@
+import Replay
+import TraceModel
+
+/// Judges the app's calls into BGTaskScheduler against its Info.plist and launch sequence:
+/// registration before the launch sequence ends, permitted identifiers only, no task launched
+/// without a handler, and no legacy background fetch once BGTaskScheduler is adopted.
+final class TaskSchedulerCheck: Check {
+    static let blueprint = CheckBlueprint(
+        scope: .launch,
+        interests: [.bgtaskRegister, .bgtaskSubmit, .bgtaskLaunch, .fetchSetMinimumInterval, .fetchPerform],
+        rules: [.bgtaskRegisterLate, .bgtaskNotPermitted, .bgtaskLaunchUnregistered, .legacyFetchDisabled],
+        make: { _ in TaskSchedulerCheck() })
+
+    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
+        let launch = context.launch
+        switch kind {
+        case .bgtaskRegister:
+            if launch.launchSequenceEnded {
+                context.report(
+                    .bgtaskRegisterLate, at: event, events: [event],
+                    message: "Task \(event.identifier ?? "?") was registered after didFinishLaunching returned; "
+                        + "register every task before the end of the launch sequence, or a launch for the task "
+                        + "finds no handler.")
+            }
+            checkPermitted(event, call: "registered", context: context)
+        case .bgtaskSubmit:
+            checkPermitted(event, call: "submitted", context: context)
+        case .bgtaskLaunch:
+            // Only a launch replayed from its start shows every registration.
+            guard let identifier = event.identifier, launch.firstEvent.name == EventKind.launch.rawValue,
+                  !launch.registered.contains(identifier)
+            else { return }
+            context.report(
+                .bgtaskLaunchUnregistered, at: event, events: [event],
+                message: "The system launched task \(identifier), but this launch registered no handler for it; "
+                    + "call BGTaskScheduler.register(forTaskWithIdentifier:using:launchHandler:) for it in "
+                    + "application(_:didFinishLaunchingWithOptions:).")
+        case .fetchSetMinimumInterval, .fetchPerform:
+            guard let permitted = launch.permittedIdentifiers, !permitted.isEmpty else { return }
+            let call = kind == .fetchPerform
+                ? "application(_:performFetchWithCompletionHandler:) was called"
+                : "setMinimumBackgroundFetchInterval(_:) was called"
+            context.report(
+                .legacyFetchDisabled, at: event, events: [event],
+                message: "\(call) although the app's Info.plist has BGTaskSchedulerPermittedIdentifiers "
+                    + "(\(permitted.count)), which disables background fetch; move the work to a "
+                    + "BGAppRefreshTask.")
+        default:
+            break
+        }
+    }
+
+    /// Reports a register or submit of an identifier the Info.plist does not permit; without a
+    /// `config` in the launch there is nothing to judge by.
+    private func checkPermitted(_ event: Event, call: String, context: ReplayContext) {
+        guard let permitted = context.launch.permittedIdentifiers, let identifier = event.identifier,
+              !permitted.contains(identifier)
+        else { return }
+        context.report(
+            .bgtaskNotPermitted, at: event, events: [event],
+            message: "Task \(identifier) was \(call) but is not in BGTaskSchedulerPermittedIdentifiers; add it "
+                + "to the Info.plist, or the scheduler refuses it (notPermitted).")
+    }
+}

@@ -1,0 +1,56 @@
+import Replay
+
+extension Rule {
+    static let backgroundTaskExpired = Rule(
+        id: "background-task-expired",
+        category: .missedCompletion, severity: .error,
+        summary: "When a background task's expiration handler runs, the task must be ended within the expiration grace.",
+        source: """
+            Seed 000, 'Extending your app's background execution time': the sample's expiration handler \
+            ("// End the task if time expires.") calls "UIApplication.shared.endBackgroundTask(self.backgroundTaskID!)"; \
+            "If you don't end your tasks in a timely manner, the system terminates your app."
+            """,
+        notes: """
+            The grace is the `expiration-grace` budget (5 s, strictly exceeded), counted from \
+            `backgroundTaskExpired`. Reported at the late `endBackgroundTask`, or — when none came — at the \
+            `suspend` or the launch's end (then instead of background-task-not-ended). An end within the \
+            grace is fine for this rule; background-task-overrun still judges the total time.
+            """,
+        budget: .expirationGrace, explainsTermination: true,
+        passing: [
+            Example("""
+                \(WorkTraces.userLaunch)
+                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
+                {"ts":10,"seq":11,"event":"willResignActive"}
+                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
+                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
+                {"ts":10.3,"seq":14,"event":"snapshot"}
+                {"ts":38,"seq":15,"event":"backgroundTaskExpired","task":1}
+                {"ts":39,"seq":16,"event":"endBackgroundTask","task":1}
+                {"ts":39.5,"seq":17,"event":"suspend"}
+                """),
+        ],
+        failing: [
+            Example("""
+                \(WorkTraces.userLaunch)
+                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
+                {"ts":10,"seq":11,"event":"willResignActive"}
+                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
+                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
+                {"ts":10.3,"seq":14,"event":"snapshot"}
+                {"ts":38,"seq":15,"event":"backgroundTaskExpired","task":1}
+                ↓{"ts":44,"seq":16,"event":"endBackgroundTask","task":1}
+                {"ts":44.5,"seq":17,"event":"suspend"}
+                """),
+            Example("""
+                \(WorkTraces.userLaunch)
+                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
+                {"ts":10,"seq":11,"event":"willResignActive"}
+                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
+                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
+                {"ts":10.3,"seq":14,"event":"snapshot"}
+                {"ts":38,"seq":15,"event":"backgroundTaskExpired","task":1}
+                ↓{"ts":45,"seq":16,"event":"terminate","reason":"assertion-timeout"}
+                """),
+        ])
+}

@@ -1,0 +1,33 @@
+import Replay
+
+extension Rule {
+    static let backgroundTaskInExtension = Rule(
+        id: "background-task-in-extension",
+        category: .violation, severity: .error,
+        summary: "An app extension must not call beginBackgroundTask; it uses performExpiringActivity instead.",
+        source: """
+            Seed 000, 'Extending your app's background execution time': "The \
+            beginBackgroundTask(withName:expirationHandler:) method can't be called from an app extension. To \
+            request extra execution time from your app extension, call the \
+            performExpiringActivity(withReason:using:) method of ProcessInfo instead."
+            """,
+        notes: "Any `beginBackgroundTask` logged by a process whose `process` is `extension:…`.",
+        passing: [
+            Example("""
+                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
+                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
+                {"ts":0.3,"seq":2,"event":"expiringActivity","phase":"begin","reason":"image","process":"extension:nse"}
+                {"ts":2,"seq":3,"event":"expiringActivity","phase":"end","expired":false,"process":"extension:nse"}
+                {"ts":2.1,"seq":4,"event":"nse.contentHandler","call":1,"process":"extension:nse"}
+                """),
+        ],
+        failing: [
+            Example("""
+                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
+                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
+                ↓{"ts":0.3,"seq":2,"event":"beginBackgroundTask","task":1,"name":"image","process":"extension:nse"}
+                {"ts":2,"seq":3,"event":"endBackgroundTask","task":1,"process":"extension:nse"}
+                {"ts":2.1,"seq":4,"event":"nse.contentHandler","call":1,"process":"extension:nse"}
+                """),
+        ])
+}

@@ -1,0 +1,61 @@
+import Replay
+
+extension Rule {
+    static let backgroundTaskNotEnded = Rule(
+        id: "background-task-not-ended",
+        category: .missedCompletion, severity: .error,
+        summary: "Every beginBackgroundTask must be ended with endBackgroundTask before the app is suspended or ends.",
+        source: """
+            Seed 000, 'Extending your app's background execution time': "When you finish your tasks, \
+            call the endBackgroundTask(_:) method right away to let the system know that you're done. \
+            If you don't end your tasks in a timely manner, the system terminates your app."
+            """,
+        notes: """
+            Due at the first `suspend` after the begin, else at the launch's end (`terminate`, a new \
+            launch of the app, or the end of the log), whatever the reason of the termination. A task \
+            whose expiration handler ran is reported as background-task-expired instead. An end that \
+            comes after the finding (say after a resume) is not reported again as unknown.
+            """,
+        explainsTermination: true,
+        passing: [
+            Example("""
+                \(WorkTraces.userLaunch)
+                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
+                {"ts":10,"seq":11,"event":"willResignActive"}
+                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
+                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
+                {"ts":10.3,"seq":14,"event":"snapshot"}
+                {"ts":18,"seq":15,"event":"endBackgroundTask","task":1}
+                {"ts":18.5,"seq":16,"event":"suspend"}
+                """),
+        ],
+        failing: [
+            Example("""
+                \(WorkTraces.userLaunch)
+                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
+                {"ts":10,"seq":11,"event":"willResignActive"}
+                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
+                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
+                {"ts":10.3,"seq":14,"event":"snapshot"}
+                ↓{"ts":18.5,"seq":15,"event":"suspend"}
+                """),
+            Example("""
+                \(WorkTraces.userLaunch)
+                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
+                {"ts":10,"seq":11,"event":"willResignActive"}
+                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
+                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
+                {"ts":10.3,"seq":14,"event":"snapshot"}
+                ↓{"ts":39,"seq":15,"event":"terminate","reason":"assertion-timeout"}
+                """),
+            // The log ends with the task still running: the finding lands on its last event.
+            Example("""
+                \(WorkTraces.userLaunch)
+                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
+                {"ts":10,"seq":11,"event":"willResignActive"}
+                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
+                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
+                ↓{"ts":10.3,"seq":14,"event":"snapshot"}
+                """),
+        ])
+}

@@ -1,0 +1,32 @@
+import Replay
+
+extension Rule {
+    static let fetchOverrun = Rule(
+        id: "fetch-overrun",
+        category: .overrun, severity: .error,
+        summary: "A background fetch must call its completion handler within 30 s of delivery.",
+        source: """
+            Seed 003, 'Background App Refresh': "// Calling the completion handler in a timely manner"; the \
+            `fetch-completion` budget (30 s from delivery) of rules.md.
+            """,
+        notes: "From `fetch.perform` to `fetch.complete`, against `fetch-completion` (strictly exceeded; `mono` when both carry it).",
+        budget: .fetchCompletion,
+        passing: [
+            Example("""
+                \(WorkTraces.systemLaunch("fetch", legacy: true))
+                {"ts":1,"seq":11,"event":"fetch.perform","call":1}
+                {"ts":31,"seq":12,"event":"fetch.complete","call":1,"result":"newData"}
+                {"ts":31.1,"seq":13,"event":"snapshot"}
+                {"ts":31.5,"seq":14,"event":"suspend"}
+                """),
+        ],
+        failing: [
+            Example("""
+                \(WorkTraces.systemLaunch("fetch", legacy: true))
+                {"ts":1,"seq":11,"event":"fetch.perform","call":1}
+                ↓{"ts":34.4,"seq":12,"event":"fetch.complete","call":1,"result":"newData"}
+                {"ts":34.5,"seq":13,"event":"snapshot"}
+                {"ts":34.9,"seq":14,"event":"suspend"}
+                """),
+        ])
+}

@@ -1,0 +1,32 @@
+import Replay
+
+extension Rule {
+    static let pushCompletionMissing = Rule(
+        id: "push-completion-missing",
+        category: .missedCompletion, severity: .error,
+        summary: "Every remote notification delivered with a fetchCompletionHandler must call it before suspension.",
+        source: """
+            Seed 001, 'Wake Your App with a Background Push': "Once the system delivers the remote notification \
+            with application(_:didReceiveRemoteNotification:fetchCompletionHandler:), your app has up to 30 \
+            seconds to complete its work. One your app performs the work, call the passed completion handler as \
+            soon as possible to conserve power."
+            """,
+        notes: "Every `push.receive`, background or not (the handler is passed either way). Due at the first `suspend`, else at the launch's end.",
+        passing: [
+            Example("""
+                \(WorkTraces.systemLaunch("push"))
+                {"ts":1,"seq":11,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
+                {"ts":4,"seq":12,"event":"push.complete","call":1,"result":"newData"}
+                {"ts":4.1,"seq":13,"event":"snapshot"}
+                {"ts":4.5,"seq":14,"event":"suspend"}
+                """),
+        ],
+        failing: [
+            Example("""
+                \(WorkTraces.systemLaunch("push"))
+                {"ts":1,"seq":11,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
+                {"ts":31.2,"seq":12,"event":"snapshot"}
+                ↓{"ts":31.5,"seq":13,"event":"suspend"}
+                """),
+        ])
+}

@@ -1,0 +1,32 @@
+import Replay
+
+extension Rule {
+    static let pushCompletionMultiple = Rule(
+        id: "push-completion-multiple",
+        category: .violation, severity: .warning,
+        summary: "A remote notification's fetchCompletionHandler must be called exactly once.",
+        source: """
+            Seed 001, 'Wake Your App with a Background Push': "call the passed completion handler as soon as \
+            possible to conserve power."
+            """,
+        notes: "A second `push.complete` of one call. A warning: the system acts on the first call; the second shows two paths that each think they finish the work.",
+        passing: [
+            Example("""
+                \(WorkTraces.systemLaunch("push"))
+                {"ts":1,"seq":11,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
+                {"ts":4,"seq":12,"event":"push.complete","call":1,"result":"newData"}
+                {"ts":4.1,"seq":13,"event":"snapshot"}
+                {"ts":4.5,"seq":14,"event":"suspend"}
+                """),
+        ],
+        failing: [
+            Example("""
+                \(WorkTraces.systemLaunch("push"))
+                {"ts":1,"seq":11,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
+                {"ts":4,"seq":12,"event":"push.complete","call":1,"result":"newData"}
+                ↓{"ts":4.05,"seq":13,"event":"push.complete","call":1,"result":"failed"}
+                {"ts":4.1,"seq":14,"event":"snapshot"}
+                {"ts":4.5,"seq":15,"event":"suspend"}
+                """),
+        ])
+}

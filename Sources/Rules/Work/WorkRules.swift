@@ -1,0 +1,53 @@
+import Replay
+import TraceModel
+
+/// The rules about work an app does outside the foreground life cycle: extra background time
+/// (`beginBackgroundTask`), the BackgroundTasks framework and completion handlers.
+///
+/// Pair rules (an opening and its discharge) are ``Obligation`` declarations; the others are
+/// small checks. Every check here reads the ``LaunchState`` the lifecycle check keeps.
+public enum WorkRules {
+    public static var blueprints: [CheckBlueprint] {
+        [
+            Obligation.backgroundTask.blueprint,
+            BackgroundTaskBeginCheck.blueprint,
+            Obligation.bgtask.blueprint,
+            TaskSchedulerCheck.blueprint,
+            PendingRequestsCheck.blueprint,
+            Obligation.fetch.blueprint,
+            Obligation.push.blueprint,
+            BackgroundPushCheck.blueprint,
+            Obligation.urlSessionEvents.blueprint,
+            URLSessionRecreationCheck.blueprint,
+            Obligation.notificationService.blueprint,
+        ]
+    }
+}
+
+/// Formatting shared by the messages of the work rules.
+enum WorkText {
+    /// Seconds with one decimal: `41.2 s`.
+    static func seconds(_ value: Double?) -> String {
+        guard let value else { return "? s" }
+        let tenths = (value * 10).rounded()
+        let whole = Int64(tenths / 10)
+        let fraction = Int64(abs(tenths.truncatingRemainder(dividingBy: 10)))
+        return "\(tenths < 0 && whole == 0 ? "-" : "")\(whole).\(fraction) s"
+    }
+
+    /// How the launch ended, for a discharge that never came: "before the app was suspended".
+    static func due(_ breach: Obligation.Breach) -> String {
+        switch breach.ending {
+        case nil: "before the app was suspended"
+        case .terminated?: "before the process was terminated"
+        case .superseded?: "before the process ended (a new launch began)"
+        case .endOfLog?: "by the end of the log"
+        }
+    }
+
+    /// `"name"` of an event's `name` attribute, with a leading space, or nothing.
+    static func name(of event: Event?) -> String {
+        guard let name = event?.attributes.string("name") else { return "" }
+        return " \"\(name)\""
+    }
+}

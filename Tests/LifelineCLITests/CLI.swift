@@ -1,0 +1,104 @@
+import Foundation
+
+/// Runs the built `lifeline` executable as a user would.
+enum CLI {
+    /// The package root (for `traces/` and `queries/`).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `lifeline`, built beside the test bundle (the test target depends on it).
+    static let executable: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("lifeline")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return root.appendingPathComponent(".build/debug/lifeline")
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> Result {
+        let process = try start(arguments, stdin: stdin, in: directory)
+        return process.finish()
+    }
+
+    /// A running `lifeline`, for tests that kill it or run two at once.
+    final class Running {
+        let process: Process
+        private let out = Pipe()
+        private let err = Pipe()
+        private var output = Data()
+        private var errors = Data()
+        private let group = DispatchGroup()
+
+        init(_ arguments: [String], stdin: String?, in directory: URL?) throws {
+            process = Process()
+            process.executableURL = CLI.executable
+            process.arguments = arguments
+            process.currentDirectoryURL = directory
+            process.standardOutput = out
+            process.standardError = err
+            let input = Pipe()
+            process.standardInput = input
+            try process.run()
+            if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+            try input.fileHandleForWriting.close()
+            // Drain both pipes while it runs, so a chatty process never blocks on a full pipe.
+            group.enter()
+            DispatchQueue.global().async { [self] in
+                output = out.fileHandleForReading.readDataToEndOfFile()
+                group.leave()
+            }
+            group.enter()
+            DispatchQueue.global().async { [self] in
+                errors = err.fileHandleForReading.readDataToEndOfFile()
+                group.leave()
+            }
+        }
+
+        func finish() -> Result {
+            process.waitUntilExit()
+            group.wait()
+            return Result(
+                status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+                stderr: String(decoding: errors, as: UTF8.self))
+        }
+
+        func kill() {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+        }
+    }
+
+    static func start(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> Running {
+        try Running(arguments, stdin: stdin, in: directory)
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+    }
+
+    /// Runs SQL with the stock sqlite3 CLI, as an engineer would.
+    static func sqlite(_ database: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [database, sql]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

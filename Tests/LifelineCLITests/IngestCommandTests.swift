@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct IngestCommandTests {
+    @Test func theBundledTracesIngestWithBadInputKeptAside() throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = directory.appendingPathComponent("t.db").path
+        let first = try CLI.run(["ingest", "--db", database, CLI.root.appendingPathComponent("traces").path])
+        #expect(first.status == 1, "bad/ holds a truncated file and malformed lines: \(first.stdout)")
+        #expect(first.stdout.contains("1 truncated"))
+        #expect(first.stdout.contains("rejects"))
+        #expect(first.stdout.contains("malformed.jsonl"))
+
+        let again = try CLI.run(["ingest", "--json", "--db", database, CLI.root.appendingPathComponent("traces").path])
+        #expect(again.status == 0)
+        let summary = try CLI.json(again.stdout)
+        #expect(summary["filesSkipped"] as? Int == 14)
+        #expect(summary["events"] as? Int == 0)
+        let rejects = try CLI.sqlite(database, "SELECT count(*) FROM rejects")
+        #expect(rejects == "7")
+    }
+
+    @Test func cleanInputExitsZeroAndDuplicatesAcrossFilesAreStoredOnce() throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = directory.appendingPathComponent("t.db").path
+        let plain = CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path
+        let copy = directory.appendingPathComponent("reupload.jsonl").path
+        try (String(contentsOfFile: plain, encoding: .utf8) + "\n").write(toFile: copy, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["ingest", "--json", "--db", database, plain, copy])
+        #expect(result.status == 0)
+        let summary = try CLI.json(result.stdout)
+        let events = summary["events"] as? Int ?? -1
+        #expect(events > 0)
+        #expect(summary["duplicates"] as? Int == events)
+        #expect(try CLI.sqlite(database, "SELECT count(*) FROM events") == String(events))
+    }
+
+    @Test func standardInputIsAnInput() throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = directory.appendingPathComponent("t.db").path
+        let lines = (0..<5).map { #"{"ts":\#(1_763_712_000 + $0),"device":"D","launch":"L","seq":\#($0),"event":"snapshot"}"# }
+        let result = try CLI.run(["ingest", "--db", database, "-"], stdin: lines.joined(separator: "\n"))
+        #expect(result.status == 0)
+        #expect(try CLI.sqlite(database, "SELECT count(*), min(seq), max(seq) FROM events") == "5|0|4")
+    }
+
+    @Test func aMissingPathExitsTwoNamingItAndTheRestIsStored() throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = directory.appendingPathComponent("t.db").path
+        let plain = CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path
+        let result = try CLI.run(["ingest", "--db", database, "/no/such/file.jsonl.zst", plain])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("/no/such/file.jsonl.zst"))
+        #expect(try CLI.sqlite(database, "SELECT count(*) > 0 FROM events") == "1")
+    }
+
+    @Test func aWrongCommandLineIsAUsageError() throws {
+        let result = try CLI.run(["ingest"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Missing expected argument"))
+    }
+
+    @Test func theDefaultDatabaseIsLifelineDbInTheCurrentDirectory() throws {
+        let directory = try CLI.temporaryDirectory()
+        let plain = CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path
+        let result = try CLI.run(["ingest", "--quiet", plain], in: directory)
+        #expect(result.status == 0)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("lifeline.db").path))
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import LifelineKit
+import TraceStore
+
+/// A temporary directory with a database path, removed by the system's temp cleaning.
+struct Workspace {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-kit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    var databasePath: String { path("lifeline.db") }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    @discardableResult
+    func write(_ name: String, lines: [String], trailingNewline: Bool = true) throws -> String {
+        let target = path(name)
+        try FileManager.default.createDirectory(
+            atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let text = lines.joined(separator: "\n") + (trailingNewline ? "\n" : "")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: target))
+        return target
+    }
+
+    func store() throws -> Store { try Store(path: databasePath) }
+}
+
+/// Lines of one small launch of device `device`, with `seq` from 0.
+func launchLines(device: String = "D1", launch: String = "L1", count: Int, start: Int = 0) -> [String] {
+    (start..<(start + count)).map { seq in
+        #"{"ts":\#(1_763_712_000 + seq),"device":"\#(device)","launch":"\#(launch)","seq":\#(seq),"event":"snapshot","extra":{"n":\#(seq)}}"#
+    }
+}
+
+/// Runs a command line tool and returns its exit status.
+@discardableResult
+func shell(_ command: String) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}

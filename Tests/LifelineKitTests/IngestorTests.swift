@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+import LifelineKit
+import Testing
+import TraceStore
+
+@Suite struct IngestorTests {
+    @Test func storesEveryEventOfPlainZstdAndGzipFiles() throws {
+        let workspace = try Workspace()
+        let plain = try workspace.write("a.jsonl", lines: launchLines(launch: "A", count: 10))
+        let source = try workspace.write("b.jsonl", lines: launchLines(launch: "B", count: 7))
+        try shell("zstd -q --rm \(source) -o \(source).zst && cp \(plain) \(workspace.path("c.jsonl")) && gzip -f \(workspace.path("c.jsonl"))")
+        let summary = Ingestor(store: try workspace.store()).ingest([workspace.directory.path])
+        #expect(summary.count(.ingested) == 3)
+        #expect(summary.events == 17)
+        #expect(summary.duplicates == 10)  // c.jsonl.gz holds a.jsonl's events again
+        #expect(summary.status == .clean)
+        let compressions = Set(summary.files.compactMap(\.compression))
+        #expect(compressions == ["none", "zstd", "gzip"])
+    }
+
+    @Test func theSameFileTwiceIsSkippedAndCountsNothingTwice() throws {
+        let workspace = try Workspace()
+        let file = try workspace.write("a.jsonl", lines: launchLines(count: 5))
+        let store = try workspace.store()
+        _ = Ingestor(store: store).ingest([file])
+        let again = Ingestor(store: store).ingest([file])
+        #expect(again.count(.skipped) == 1)
+        #expect(again.files[0].message?.contains("already ingested") == true)
+        #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM events") } == 5)
+    }
+
+    @Test func badLinesAreKeptAsideAndGoodOnesStored() throws {
+        let workspace = try Workspace()
+        var lines = launchLines(count: 4)
+        lines.insert("{not json", at: 1)
+        lines.insert(#"{"ts":"yesterday","device":"D1","launch":"L1","event":"x"}"#, at: 3)
+        lines.insert(#"{"ts":1,"launch":"L1","event":"x"}"#, at: 5)
+        let file = try workspace.write("bad.jsonl", lines: lines)
+        let summary = Ingestor(store: try workspace.store()).ingest([file])
+        #expect(summary.events == 4)
+        #expect(summary.rejectsByReason == ["invalid-json": 1, "bad-ts": 1, "missing-field": 1])
+        #expect(summary.status == .badInput)
+        let rejects = try workspace.store().read { db in
+            try Row.fetchAll(db, sql: "SELECT line, reason FROM rejects ORDER BY line")
+        }
+        #expect(rejects.map { $0["line"] as Int } == [2, 4, 6])
+    }
+
+    @Test func aTruncatedZstdFileKeepsEveryCompleteLine() throws {
+        let workspace = try Workspace()
+        let source = try workspace.write("t.jsonl", lines: launchLines(count: 2000))
+        // Two frames, the second cut in the middle.
+        try shell("""
+            head -n 1000 \(source) | zstd -q -c > \(source).zst && tail -n 1000 \(source) | zstd -q -c > \(source).2 \
+            && head -c $(( $(stat -c %s \(source).2) / 2 )) \(source).2 >> \(source).zst && rm \(source) \(source).2
+            """)
+        let summary = Ingestor(store: try workspace.store()).ingest([source + ".zst"])
+        #expect(summary.truncatedFiles == 1)
+        #expect(summary.events >= 1000)
+        #expect(summary.events < 2000)
+        #expect(summary.files[0].cut?.contains("cut short") == true)
+        let record = try workspace.store().files()[0]
+        #expect(record.truncated)
+        #expect(record.cutAfterLine == summary.events)
+        #expect(summary.status == .badInput)
+    }
+
+    @Test func aMissingPathIsNamedAndTheOthersAreStillIngested() throws {
+        let workspace = try Workspace()
+        let file = try workspace.write("a.jsonl", lines: launchLines(count: 3))
+        let missing = workspace.path("nope.jsonl.zst")
+        let summary = Ingestor(store: try workspace.store()).ingest([missing, file])
+        #expect(summary.status == .failed)
+        #expect(summary.events == 3)
+        let failed = summary.files.first { $0.outcome == .failed }
+        #expect(failed?.message?.contains("nope.jsonl.zst") == true)
+    }
+
+    @Test func anInterruptedFileResumesAfterItsCommittedLines() throws {
+        let workspace = try Workspace()
+        let file = try workspace.write("a.jsonl", lines: launchLines(count: 100))
+        let store = try workspace.store()
+        // What a kill after the first batch leaves: the file registered, 40 lines committed.
+        let sha = try shellOutput("sha256sum \(file) | cut -d' ' -f1")
+        let writer = EventWriter(store: store)
+        let fileID = try writer.transaction {
+            try $0.register(FileRegistration(path: file, size: nil, sha256: sha, compression: "none"))
+        }
+        var batch = IngestBatch(fileID: fileID)
+        batch.throughLine = 40
+        try writer.write(batch)
+
+        let summary = Ingestor(store: store).ingest([file])
+        #expect(summary.files[0].outcome == .resumed)
+        #expect(summary.files[0].lines == 60)
+        #expect(try store.files()[0].status == .done)
+        #expect(try store.files()[0].lines == 100)
+    }
+
+    @Test func smallBatchesGiveTheSameResultAsOneBigOne() throws {
+        let workspace = try Workspace()
+        let file = try workspace.write("a.jsonl", lines: launchLines(count: 1000))
+        var options = Ingestor.Options()
+        options.batchSize = 7
+        options.queuedEvents = 10
+        let summary = Ingestor(store: try workspace.store(), options: options).ingest([file])
+        #expect(summary.events == 1000)
+        let seqs = try workspace.store().read { try Int.fetchAll($0, sql: "SELECT seq FROM events ORDER BY id") }
+        #expect(seqs == Array(0..<1000))
+    }
+}
+
+func shellOutput(_ command: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
