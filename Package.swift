@@ -40,14 +40,15 @@ let package = Package(
             ]),
         .target(name: "Replay", dependencies: ["TraceModel"]),
         .target(name: "Rules", dependencies: ["TraceModel", "Replay"]),
+        .target(name: "Reports", dependencies: ["TraceModel", "Replay"]),
         .target(name: "TraceSynth", dependencies: ["TraceModel", "CZstd", "CZlib"]),
         .target(
             name: "LifelineKit",
-            dependencies: ["TraceModel", "TraceRead", "TraceDecode", "TraceStore"]),
+            dependencies: ["TraceModel", "TraceRead", "TraceDecode", "TraceStore", "Replay", "Rules", "Reports"]),
         .executableTarget(
             name: "lifeline",
             dependencies: [
-                "LifelineKit", "TraceSynth",
+                "LifelineKit", "TraceSynth", "Replay", "Rules", "Reports", "TraceDecode", "TraceModel", "TraceStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

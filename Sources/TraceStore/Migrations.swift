@@ -6,6 +6,7 @@ enum Migrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: events, files, rejects", migrate: createIngestSchema)
+        migrator.registerMigration("v2: runs, findings", migrate: createFindingsSchema)
         return migrator
     }
 
@@ -93,6 +94,43 @@ enum Migrations {
             JOIN devices d ON d.id = l.device_id
             JOIN event_rows e ON e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
             JOIN contexts c ON c.id = e.context_id;
+            """)
+    }
+
+    /// Each `lifeline check` is a run; the findings of the latest run of each device replace
+    /// those of earlier runs, so the table always answers "what is wrong now".
+    private static func createFindingsSchema(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE runs (
+                id INTEGER PRIMARY KEY,
+                started_at TEXT NOT NULL,
+                finished_at TEXT NOT NULL,
+                version TEXT NOT NULL,
+                budgets TEXT NOT NULL,
+                scope TEXT,
+                devices INTEGER NOT NULL,
+                events INTEGER NOT NULL,
+                findings INTEGER NOT NULL
+            );
+            CREATE TABLE findings (
+                id INTEGER PRIMARY KEY,
+                run_id INTEGER NOT NULL REFERENCES runs(id),
+                rule TEXT NOT NULL,
+                category TEXT NOT NULL,
+                severity TEXT NOT NULL,
+                device TEXT NOT NULL,
+                launch TEXT NOT NULL,
+                ts INTEGER NOT NULL,
+                event_ids TEXT NOT NULL,
+                event_seqs TEXT NOT NULL,
+                budget TEXT,
+                budget_seconds REAL,
+                measured REAL,
+                message TEXT NOT NULL,
+                explained_by INTEGER REFERENCES findings(id)
+            );
+            CREATE INDEX findings_by_rule ON findings(rule, ts);
+            CREATE INDEX findings_by_device ON findings(device, ts);
             """)
     }
 }

@@ -22,7 +22,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 {"ts":60,"seq":2,"event":"willResignActive"}
                 {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
@@ -41,7 +41,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 {"ts":60,"seq":2,"event":"willResignActive"}
                 {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
@@ -54,7 +54,7 @@ extension Rule {
                 {"ts":303,"seq":10,"event":"suspend"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 {"ts":60,"seq":2,"event":"willResignActive"}
                 {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}

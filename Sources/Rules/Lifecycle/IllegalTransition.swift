@@ -27,7 +27,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.1,"seq":1,"event":"didFinishLaunching","phase":"begin"}
                 {"ts":0.2,"seq":2,"event":"didFinishLaunching","phase":"end"}
                 {"ts":0.3,"seq":3,"event":"didBecomeActive"}
@@ -50,7 +50,7 @@ extension Rule {
                 {"ts":900,"seq":20,"event":"terminate","reason":"crash"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
                 {"ts":0.1,"seq":1,"event":"didFinishLaunching","phase":"begin"}
                 {"ts":0.2,"seq":2,"event":"didFinishLaunching","phase":"end"}
                 {"ts":0.3,"seq":3,"event":"didEnterBackground","phase":"begin"}
@@ -64,7 +64,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 {"ts":60,"seq":2,"event":"willResignActive"}
                 {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
@@ -74,7 +74,7 @@ extension Rule {
                 {"ts":70,"seq":7,"event":"willResignActive"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 ↓{"ts":60,"seq":2,"event":"didEnterBackground","phase":"begin"}
                 {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"end"}
@@ -82,7 +82,7 @@ extension Rule {
                 {"ts":61,"seq":5,"event":"suspend"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 ↓{"ts":60,"seq":2,"event":"suspend"}
                 {"ts":300,"seq":3,"event":"resume","reason":"user"}
@@ -90,7 +90,7 @@ extension Rule {
                 {"ts":300.2,"seq":5,"event":"didBecomeActive"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"fetch"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"fetch"}
                 {"ts":0.3,"seq":1,"event":"didEnterBackground","phase":"begin"}
                 {"ts":0.4,"seq":2,"event":"didEnterBackground","phase":"end"}
                 ↓{"ts":5,"seq":3,"event":"resume","reason":"system","cause":"fetch"}

@@ -28,7 +28,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"bgtask"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"bgtask"}
                 {"ts":0.002,"seq":1,"event":"config","permitted_identifiers":["com.example.news.refresh"],"background_modes":["fetch","processing"]}
                 {"ts":0.01,"seq":2,"event":"willFinishLaunching","phase":"begin"}
                 {"ts":0.02,"seq":3,"event":"willFinishLaunching","phase":"end"}
@@ -43,14 +43,14 @@ extension Rule {
                 {"ts":12.6,"seq":12,"event":"suspend"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"audio"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"audio"}
                 {"ts":0.09,"seq":1,"event":"didFinishLaunching","phase":"end"}
                 {"ts":0.1,"seq":2,"event":"didEnterBackground","phase":"begin"}
                 {"ts":0.2,"seq":3,"event":"didEnterBackground","phase":"end"}
                 {"ts":0.3,"seq":4,"event":"snapshot"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
                 {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
                 {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
                 {"ts":0.3,"seq":3,"event":"willEnterForeground"}
@@ -59,7 +59,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"bgtask"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"bgtask"}
                 {"ts":0.021,"seq":1,"event":"didFinishLaunching","phase":"begin"}
                 {"ts":0.022,"seq":2,"event":"bgtask.register","identifier":"r"}
                 {"ts":0.09,"seq":3,"event":"didFinishLaunching","phase":"end"}
@@ -71,7 +71,7 @@ extension Rule {
                 {"ts":5.2,"seq":9,"event":"suspend"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
                 {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
                 {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
                 ↓{"ts":0.3,"seq":3,"event":"snapshot"}
@@ -80,7 +80,7 @@ extension Rule {
                 {"ts":1.1,"seq":6,"event":"suspend"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"fetch"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"fetch"}
                 {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
                 {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
                 {"ts":0.3,"seq":3,"event":"fetch.perform","call":1}
@@ -88,7 +88,7 @@ extension Rule {
                 ↓{"ts":2.1,"seq":5,"event":"suspend"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"location"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"location"}
                 {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
                 {"ts":0.15,"seq":2,"event":"location.update"}
                 ↓{"ts":0.2,"seq":3,"event":"snapshot"}

@@ -20,7 +20,7 @@ extension Rule {
         budget: .didEnterBackground, explainsTermination: true,
         passing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 {"ts":60,"seq":2,"event":"willResignActive"}
                 {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
@@ -31,7 +31,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 {"ts":60,"seq":2,"event":"willResignActive"}
                 {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
@@ -40,14 +40,14 @@ extension Rule {
                 {"ts":67,"seq":6,"event":"suspend"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 {"ts":60,"seq":2,"event":"willResignActive"}
                 {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
                 ↓{"ts":68.1,"seq":4,"event":"terminate","reason":"watchdog"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
                 {"ts":0.3,"seq":1,"event":"didEnterBackground","phase":"begin"}
                 ↓{"ts":9,"seq":2,"event":"suspend"}
                 """),

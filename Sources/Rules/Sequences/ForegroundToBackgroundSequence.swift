@@ -25,7 +25,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 {"ts":10,"seq":2,"event":"willResignActive"}
                 {"ts":12,"seq":3,"event":"didBecomeActive"}
@@ -37,7 +37,7 @@ extension Rule {
                 {"ts":60.9,"seq":9,"event":"suspend"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 {"ts":60,"seq":2,"event":"willResignActive"}
                 {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
@@ -51,7 +51,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 {"ts":60,"seq":2,"event":"willResignActive"}
                 {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
@@ -60,7 +60,7 @@ extension Rule {
                 {"ts":61,"seq":6,"event":"suspend"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 {"ts":60,"seq":2,"event":"willResignActive"}
                 ↓{"ts":60.1,"seq":3,"event":"snapshot"}
@@ -68,7 +68,7 @@ extension Rule {
                 {"ts":60.3,"seq":5,"event":"didEnterBackground","phase":"end"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.3,"seq":1,"event":"didBecomeActive"}
                 {"ts":60,"seq":2,"event":"willResignActive"}
                 {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}

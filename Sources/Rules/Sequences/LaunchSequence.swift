@@ -23,7 +23,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.1,"seq":1,"event":"willFinishLaunching","phase":"begin"}
                 {"ts":0.2,"seq":2,"event":"willFinishLaunching","phase":"end"}
                 {"ts":0.3,"seq":3,"event":"restoreState","phase":"begin"}
@@ -33,7 +33,7 @@ extension Rule {
                 {"ts":0.7,"seq":7,"event":"didBecomeActive"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"fetch"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"fetch"}
                 {"ts":0.5,"seq":1,"event":"didFinishLaunching","phase":"begin"}
                 {"ts":0.6,"seq":2,"event":"didFinishLaunching","phase":"end"}
                 {"ts":0.7,"seq":3,"event":"didEnterBackground","phase":"begin"}
@@ -43,7 +43,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.1,"seq":1,"event":"didFinishLaunching","phase":"begin"}
                 {"ts":0.2,"seq":2,"event":"didFinishLaunching","phase":"end"}
                 ↓{"ts":0.3,"seq":3,"event":"willFinishLaunching","phase":"begin"}
@@ -51,14 +51,14 @@ extension Rule {
                 {"ts":0.5,"seq":5,"event":"didBecomeActive"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.1,"seq":1,"event":"willFinishLaunching","phase":"begin"}
                 ↓{"ts":0.2,"seq":2,"event":"didFinishLaunching","phase":"begin"}
                 {"ts":0.3,"seq":3,"event":"willFinishLaunching","phase":"end"}
                 {"ts":0.4,"seq":4,"event":"didFinishLaunching","phase":"end"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.1,"seq":1,"event":"willFinishLaunching","phase":"begin"}
                 {"ts":0.2,"seq":2,"event":"willFinishLaunching","phase":"end"}
                 {"ts":0.3,"seq":3,"event":"didFinishLaunching","phase":"begin"}
@@ -66,7 +66,7 @@ extension Rule {
                 {"ts":0.5,"seq":5,"event":"didFinishLaunching","phase":"end"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
                 {"ts":0.1,"seq":1,"event":"didFinishLaunching","phase":"begin"}
                 {"ts":0.2,"seq":2,"event":"didFinishLaunching","phase":"end"}
                 {"ts":0.3,"seq":3,"event":"didBecomeActive"}

@@ -8,7 +8,7 @@
 enum WorkTraces {
     /// A user launch into the foreground: `seq` 0–9, `ts` 0–1, ending with `didBecomeActive`.
     static let userLaunch = """
-        {"ts":0,"seq":0,"event":"launch","reason":"user"}
+        {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"user"}
         \(config)
         \(launchSequence)
         {"ts":1,"seq":9,"event":"didBecomeActive"}
@@ -16,7 +16,7 @@ enum WorkTraces {
 
     /// ``userLaunch`` of an app that uses background fetch rather than BackgroundTasks.
     static let legacyUserLaunch = """
-        {"ts":0,"seq":0,"event":"launch","reason":"user"}
+        {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"user"}
         \(legacyConfig)
         \(legacyLaunchSequence)
         {"ts":1,"seq":9,"event":"didBecomeActive"}
@@ -26,7 +26,7 @@ enum WorkTraces {
     /// `didEnterBackground` (the event that caused the launch comes next).
     static func systemLaunch(_ cause: String, legacy: Bool = false) -> String {
         """
-        {"ts":0,"seq":0,"event":"launch","reason":"system","cause":"\(cause)"}
+        {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"system","cause":"\(cause)"}
         \(legacy ? legacyConfig : config)
         \(legacy ? legacyLaunchSequence : launchSequence)
         {"ts":0.5,"seq":9,"event":"didEnterBackground","phase":"begin"}

@@ -23,7 +23,7 @@ extension Rule {
                 """),
             // No config in this launch: nothing to judge by.
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"user"}
                 {"ts":0.1,"seq":1,"event":"willFinishLaunching","phase":"begin"}
                 {"ts":0.2,"seq":2,"event":"willFinishLaunching","phase":"end"}
                 {"ts":0.3,"seq":3,"event":"didFinishLaunching","phase":"begin"}
@@ -34,7 +34,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"user"}
                 {"ts":0.01,"seq":1,"event":"config","permitted_identifiers":["com.example.refresh"],"background_modes":["fetch","processing"]}
                 {"ts":0.1,"seq":2,"event":"willFinishLaunching","phase":"begin"}
                 {"ts":0.2,"seq":3,"event":"willFinishLaunching","phase":"end"}

@@ -26,7 +26,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"user"}
                 {"ts":0.01,"seq":1,"event":"config","permitted_identifiers":["com.example.refresh"],"background_modes":["fetch"]}
                 {"ts":0.1,"seq":2,"event":"willFinishLaunching","phase":"begin"}
                 {"ts":0.2,"seq":3,"event":"willFinishLaunching","phase":"end"}

@@ -1,0 +1,113 @@
+import Foundation
+import Replay
+import Reports
+import Rules
+import TraceDecode
+import TraceModel
+import TraceRead
+import TraceStore
+
+/// Replays events against the rule catalogue, from the store or from a stream.
+public struct Analyzer: Sendable {
+    public let book: RuleBook
+
+    public init(book: RuleBook = RuleCatalog.standard) {
+        self.book = book
+    }
+
+    /// Replays the store (the selected devices), records the run and its findings in the
+    /// `runs` and `findings` tables, and returns the report of the findings that pass the filters.
+    public func check(store: Store, options: CheckOptions, version: String) throws -> CheckReport {
+        let started = Date()
+        var findings: [Finding] = []
+        var devices = 0
+        let replayer = Replayer(book: book, configuration: options.configuration)
+        let events = try store.forEachEvent(devices: options.devices) { event in
+            replayer.receive(event) { findings.append($0) }
+        } deviceEnded: { device in
+            devices += 1
+            replayer.finish(device: device) { findings.append($0) }
+        }
+        let finished = Date()
+        let run = RunInfo(
+            startedAt: started, finishedAt: finished, version: version,
+            budgets: Self.json(options.configuration.budgets), scope: Self.scope(options.devices),
+            devices: devices, events: events)
+        try store.saveRun(run, devices: options.devices, findings: findings)
+        return CheckReport(
+            source: store.path, devices: devices, events: events, seconds: finished.timeIntervalSince(started),
+            findings: findings.filter(options.reports), filters: options.filterDescriptions)
+    }
+
+    /// What a streamed replay read.
+    public struct StreamTotals: Sendable {
+        public var lines = 0
+        public var events = 0
+        public var devices = 0
+        public var findings = 0
+        public var rejects = 0
+    }
+
+    /// Replays JSON lines from a file or standard input ("-") straight to findings, with no
+    /// database: memory is bounded by the launches open at once. Bad lines go to `reject`
+    /// and reading goes on; findings that pass the filters go to `emit` as soon as known.
+    public func stream(
+        path: String, options: CheckOptions, emit: (Finding) throws -> Void,
+        reject: (_ line: Int, LineIssue) -> Void
+    ) throws -> StreamTotals {
+        var totals = StreamTotals()
+        var devices = Set<String>()
+        var decoder = EventDecoder()
+        var orderer = SequenceOrderer()
+        let replayer = Replayer(book: book, configuration: options.configuration)
+        var emitError: (any Error)?
+        func report(_ finding: Finding) {
+            guard emitError == nil, options.reports(finding) else { return }
+            totals.findings += 1
+            do { try emit(finding) } catch { emitError = error }
+        }
+        func replay(_ event: Event) {
+            if case .only(let names) = options.devices, !names.contains(event.device) { return }
+            totals.events += 1
+            devices.insert(event.device)
+            replayer.receive(event, emit: report)
+        }
+        let reader = try LineReader(path: path)
+        try reader.forEachLine { line in
+            totals.lines += 1
+            switch line.kind {
+            case .complete:
+                switch decoder.decode(line.bytes) {
+                case .event(let event): orderer.push(event, emit: replay)
+                case .blank: break
+                case .reject(let issue):
+                    totals.rejects += 1
+                    reject(line.number, issue)
+                }
+            case .tooLong(let bytes):
+                totals.rejects += 1
+                reject(line.number, LineIssue(.lineTooLong, "line of \(bytes) bytes is too long"))
+            case .cutShort:
+                totals.rejects += 1
+                reject(line.number, LineIssue(.cutShort, "last line cut short where the stream ended"))
+            }
+            return emitError == nil
+        }
+        if let emitError { throw emitError }
+        orderer.flush(emit: replay)
+        replayer.finishAll(emit: report)
+        if let emitError { throw emitError }
+        totals.devices = devices.count
+        return totals
+    }
+
+    private static func json(_ budgets: Budgets) -> String {
+        "{" + budgets.all.map { "\"\($0.name.rawValue)\":\($0.seconds)" }.joined(separator: ",") + "}"
+    }
+
+    private static func scope(_ devices: Store.DeviceSelection) -> String? {
+        guard case .only(let names) = devices else { return nil }
+        let data = (try? JSONEncoder().encode(names)) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import TraceModel
+
+/// Findings for scripts: `json` is one object (totals, per-rule summary, every finding);
+/// `jsonl` is one finding per line, the shape `check --stdin` writes, for pipelines.
+public enum JSONReport {
+    /// One finding as JSON: times as RFC 3339 strings with microseconds; events with their
+    /// store row id (when replayed from a database), `seq`, name and time.
+    public struct FindingJSON: Codable, Hashable, Sendable {
+        public var rule: String
+        public var category: String
+        public var severity: String
+        public var device: String
+        public var launch: String
+        public var ts: String
+        public var events: [EventJSON]
+        public var budget: String?
+        public var budgetSeconds: Double?
+        public var measured: Double?
+        public var message: String
+        public var explainedBy: ExplanationJSON?
+
+        public init(_ finding: Finding) {
+            rule = finding.rule
+            category = finding.category.rawValue
+            severity = finding.severity.rawValue
+            device = finding.device
+            launch = finding.launch
+            ts = finding.ts.description
+            events = finding.events.map(EventJSON.init)
+            budget = finding.budget
+            budgetSeconds = finding.budgetSeconds
+            measured = finding.measured.map { ($0 * 1000).rounded() / 1000 }
+            message = finding.message
+            explainedBy = finding.explainedBy.map { ExplanationJSON(rule: $0.rule, ts: $0.ts.description) }
+        }
+    }
+
+    public struct EventJSON: Codable, Hashable, Sendable {
+        public var id: Int64?
+        public var seq: Int64?
+        public var event: String
+        public var ts: String
+
+        init(_ ref: EventRef) {
+            id = ref.rowID
+            seq = ref.seq
+            event = ref.name
+            ts = ref.ts.description
+        }
+    }
+
+    public struct ExplanationJSON: Codable, Hashable, Sendable {
+        public var rule: String
+        public var ts: String
+    }
+
+    private struct Document: Encodable {
+        var source: String
+        var devices: Int
+        var events: Int
+        var seconds: Double
+        var filters: [String]
+        var summary: [SummaryJSON]
+        var findings: [FindingJSON]
+    }
+
+    private struct SummaryJSON: Encodable {
+        var rule: String
+        var category: String
+        var severity: String
+        var findings: Int
+        var devices: Int
+        var launches: Int
+        var worst: Double?
+        var budget: String?
+    }
+
+    public static func render(_ report: CheckReport) throws -> String {
+        let document = Document(
+            source: report.source, devices: report.devices, events: report.events,
+            seconds: (report.seconds * 1000).rounded() / 1000, filters: report.filters,
+            summary: report.summaries.map {
+                SummaryJSON(rule: $0.rule, category: $0.category.rawValue, severity: $0.severity.rawValue,
+                            findings: $0.findings, devices: $0.devices, launches: $0.launches,
+                            worst: $0.worst.map { ($0 * 1000).rounded() / 1000 }, budget: $0.budget)
+            },
+            findings: report.findings.map(FindingJSON.init))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(document), as: UTF8.self)
+    }
+
+    /// One line of JSON for one finding.
+    public static func line(_ finding: Finding) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(FindingJSON(finding)), as: UTF8.self)
+    }
+}

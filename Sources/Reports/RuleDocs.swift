@@ -1,0 +1,109 @@
+import Foundation
+import Replay
+import TraceModel
+
+/// The rule catalogue for people and scripts: `lifeline rules` prints it, and the README's
+/// rule table and `docs/rules.md` are generated from it, so documentation cannot drift from
+/// what the engine runs.
+public enum RuleDocs {
+    public static func text(_ rules: [Rule], budgets: Budgets) -> String {
+        var rows: [[String]] = []
+        for rule in rules {
+            rows.append([rule.id, rule.category.rawValue, rule.severity.rawValue, budgetText(rule, budgets), rule.summary])
+        }
+        return TextReport.table(header: ["rule", "category", "severity", "budget", "summary"], rows: rows)
+            .joined(separator: "\n")
+    }
+
+    /// Everything about one rule, as `lifeline rules RULE-ID` prints it.
+    public static func detail(_ rule: Rule, budgets: Budgets) -> String {
+        var lines = [
+            rule.id,
+            "  category  \(rule.category.rawValue)",
+            "  severity  \(rule.severity.rawValue)",
+        ]
+        if rule.budget != nil { lines.append("  budget    \(budgetText(rule, budgets))") }
+        lines += ["", wrap(rule.summary, indent: "  "), "", "  Source:", wrap(rule.source, indent: "    ")]
+        if let notes = rule.notes { lines += ["", "  Where the documentation leaves room:", wrap(notes, indent: "    ")] }
+        for example in rule.failing.prefix(1) {
+            lines += ["", "  Example that triggers it (↓ marks where):"]
+            lines += example.trace.split(separator: "\n").map { "    " + $0.trimmingCharacters(in: .whitespaces) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The catalogue as a Markdown table (README) or as full Markdown sections (docs/rules.md).
+    public static func markdown(_ rules: [Rule], budgets: Budgets, sections: Bool) -> String {
+        var lines = [
+            "| rule | category | severity | budget | what it checks |",
+            "|---|---|---|---|---|",
+        ]
+        for rule in rules {
+            let link = sections ? "[`\(rule.id)`](#\(rule.id))" : "[`\(rule.id)`](docs/rules.md#\(rule.id))"
+            lines.append(
+                "| \(link) | \(rule.category.rawValue) | \(rule.severity.rawValue) | \(budgetText(rule, budgets)) | \(escape(rule.summary)) |")
+        }
+        guard sections else { return lines.joined(separator: "\n") }
+        for rule in rules {
+            lines += [
+                "", "## \(rule.id)", "",
+                "**\(rule.category.rawValue)**, \(rule.severity.rawValue)"
+                    + (rule.budget == nil ? "" : ", budget \(budgetText(rule, budgets))"),
+                "", rule.summary, "", "> \(rule.source)",
+            ]
+            if let notes = rule.notes { lines += ["", "Where the documentation leaves room: \(notes)"] }
+            for (title, examples) in [("Passes", rule.passing), ("Triggers (↓ where the finding lands)", rule.failing)] {
+                for example in examples {
+                    lines += ["", "\(title):", "", "```"]
+                    lines += example.trace.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                    lines.append("```")
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public struct RuleJSON: Codable, Sendable {
+        public var id: String
+        public var category: String
+        public var severity: String
+        public var budget: String?
+        public var budgetSeconds: Double?
+        public var summary: String
+        public var source: String
+        public var notes: String?
+        public var explainsTermination: Bool
+    }
+
+    public static func json(_ rules: [Rule], budgets: Budgets) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let values = rules.map {
+            RuleJSON(id: $0.id, category: $0.category.rawValue, severity: $0.severity.rawValue,
+                     budget: $0.budget?.rawValue, budgetSeconds: $0.budget.map { budgets[$0] }, summary: $0.summary,
+                     source: $0.source, notes: $0.notes, explainsTermination: $0.explainsTermination)
+        }
+        return String(decoding: try encoder.encode(values), as: UTF8.self)
+    }
+
+    private static func budgetText(_ rule: Rule, _ budgets: Budgets) -> String {
+        guard let budget = rule.budget else { return "-" }
+        return "\(budget.rawValue) \(TextReport.format(budgets[budget], digits: 0)) s"
+    }
+
+    private static func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+
+    private static func wrap(_ text: String, indent: String, width: Int = 96) -> String {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty, current.count + word.count + 1 > width - indent.count {
+                lines.append(indent + current)
+                current = ""
+            }
+            current += current.isEmpty ? String(word) : " " + word
+        }
+        if !current.isEmpty { lines.append(indent + current) }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,77 @@
+import TraceModel
+
+/// The report a person reads at a terminal: a table per category and rule, then a few
+/// example findings of each rule with their sentence, then where to read more.
+public enum TextReport {
+    /// How many findings of each rule are printed in full.
+    public static let examplesPerRule = 3
+
+    public static func render(_ report: CheckReport) -> String {
+        var lines: [String] = []
+        let filters = report.filters.isEmpty ? "" : " (\(report.filters.joined(separator: ", ")))"
+        lines.append(
+            "Replayed \(report.events) events of \(report.devices) devices from \(report.source)"
+                + " in \(format(report.seconds, digits: 2)) s\(filters)")
+        guard !report.findings.isEmpty else {
+            lines.append("No findings: every replayed sequence follows the documented rules.")
+            return lines.joined(separator: "\n")
+        }
+        lines.append("\(report.findings.count) findings\n")
+        let summaries = report.summaries
+        let header = [
+            "category", "rule", "severity", "findings", "devices", "launches", "worst (budget)",
+        ]
+        var rows: [[String]] = []
+        for summary in summaries {
+            let worst = summary.worst.map { value -> String in
+                let budget = summary.budgetSeconds.map { " (\(format($0)) s)" } ?? ""
+                return summary.budget == nil ? format(value) : "\(format(value)) s\(budget)"
+            } ?? "-"
+            rows.append([
+                summary.category.rawValue, summary.rule, summary.severity.rawValue, String(summary.findings),
+                String(summary.devices), String(summary.launches), worst,
+            ])
+        }
+        lines += table(header: header, rows: rows)
+        for summary in summaries {
+            lines.append("")
+            lines.append("\(summary.rule) — \(summary.findings) finding\(summary.findings == 1 ? "" : "s")")
+            let examples = report.findings.filter { $0.rule == summary.rule }.prefix(examplesPerRule)
+            for finding in examples {
+                lines.append("  \(finding.ts) device \(finding.device) launch \(finding.launch)")
+                lines.append("    \(finding.message)")
+                if let cause = finding.explainedBy { lines.append("    explained by \(cause.rule) at \(cause.ts)") }
+            }
+            if summary.findings > examples.count {
+                lines.append("  … \(summary.findings - examples.count) more: lifeline check --rule \(summary.rule) --format jsonl")
+            }
+        }
+        lines.append("")
+        lines.append("What each rule means and the documentation it rests on: lifeline rules RULE-ID (or docs/rules.md).")
+        return lines.joined(separator: "\n")
+    }
+
+    static func table(header: [String], rows: [[String]]) -> [String] {
+        let widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }
+        return [line(header)] + rows.map(line)
+    }
+
+    static func format(_ value: Double, digits: Int = 1) -> String {
+        let scale = (0..<digits).reduce(1.0) { value, _ in value * 10 }
+        let rounded = (value * scale).rounded() / scale
+        var text = String(rounded)
+        if digits == 0 { text = String(Int(rounded)) }
+        if let dot = text.firstIndex(of: ".") {
+            let decimals = text.distance(from: text.index(after: dot), to: text.endIndex)
+            if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
+        }
+        return text
+    }
+}

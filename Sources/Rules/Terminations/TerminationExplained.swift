@@ -1,0 +1,67 @@
+import Replay
+
+extension Rule {
+    static let terminationExplained = Rule(
+        id: "termination-explained",
+        category: .advisory, severity: .warning,
+        summary: "A background kill is matched to the finding that caused it: work held too long, a task never "
+            + "ended or completed, a didEnterBackground that did not return.",
+        source: """
+            Seed 000, 'Extending your app's background execution time': "If you don't end your tasks in a timely \
+            manner, the system terminates your app." Seed 002: "At the time when an app would be suspended, if the \
+            app is holding any shared resources, the system terminates it instead."
+            """,
+        notes: """
+            Explanations are findings of rules marked explainsTermination (background-task-not-ended, \
+            background-task-expired, bgtask-not-completed, bgtask-expired, the overruns) of the same launch, in the \
+            stretch the kill ended: the current background period for a kill in the background, the time since the \
+            suspension for a kill while suspended; an app that survived a finding to a later period was not killed \
+            for it. The latest such finding is named (explainedBy). A terminate with reason user (swiped away) or \
+            quiet (a suspended app reclaimed) needs no explanation and is not reported, nor is a terminate in the \
+            foreground (a crash on screen is no background kill), nor one whose state is only inferred (the log \
+            began mid-launch). A launch that ends without a terminate because a new launch of the app began is \
+            reported, at the new launch's first event, only if it was running in the background and such a finding \
+            exists. A launch at the end of the log is never reported: the log just stopped.
+            """,
+        passing: [
+            Example("""
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                {"ts":67,"seq":4,"event":"didEnterBackground","phase":"end"}
+                {"ts":67.1,"seq":5,"event":"snapshot"}
+                {"ts":68,"seq":6,"event":"suspend"}
+                {"ts":4000,"seq":7,"event":"terminate","reason":"quiet"}
+                """),
+            Example("""
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                {"ts":67,"seq":4,"event":"didEnterBackground","phase":"end"}
+                {"ts":67.1,"seq":5,"event":"snapshot"}
+                {"ts":70,"seq":6,"event":"willEnterForeground"}
+                {"ts":70.1,"seq":7,"event":"didBecomeActive"}
+                {"ts":90,"seq":8,"event":"willResignActive"}
+                {"ts":90.1,"seq":9,"event":"willTerminate"}
+                {"ts":90.2,"seq":10,"event":"terminate","reason":"user"}
+                """),
+        ],
+        failing: [
+            Example("""
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                ↓{"ts":68,"seq":4,"event":"terminate","reason":"watchdog"}
+                """),
+            Example("""
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
+                {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
+                {"ts":1,"seq":2,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
+                ↓{"ts":40,"launch":"L2","seq":0,"event":"launch","reason":"user"}
+                {"ts":40.3,"launch":"L2","seq":1,"event":"didBecomeActive"}
+                """),
+        ])
+}

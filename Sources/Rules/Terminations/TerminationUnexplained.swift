@@ -1,0 +1,69 @@
+import Replay
+
+extension Rule {
+    static let terminationUnexplained = Rule(
+        id: "termination-unexplained",
+        category: .data, severity: .warning,
+        summary: "A background kill with no finding that explains it: the log lacks the evidence of why.",
+        source: """
+            Seed 002, 'Managing your app's life cycle': "At its discretion, the system may quietly terminate a \
+            suspended app, returning it to the not running state." Any other background termination has a cause \
+            (seed 000: "If you don't end your tasks in a timely manner, the system terminates your app").
+            """,
+        notes: """
+            A terminate whose reason is neither user nor quiet, while the app was in the background or suspended, \
+            with no explaining finding in the stretch it ended (see termination-explained). Not reported for a \
+            terminate in the foreground (a crash on screen is not a background kill: the crash report explains it), \
+            for a state only inferred from a log that began mid-launch, or for a launch that ended without a \
+            terminate (no reason is known). A crash in the background is reported: the log does not say why.
+            """,
+        passing: [
+            Example("""
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
+                {"ts":60.3,"seq":5,"event":"snapshot"}
+                {"ts":61,"seq":6,"event":"suspend"}
+                {"ts":4000,"seq":7,"event":"terminate","reason":"quiet"}
+                """),
+            Example("""
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":30,"seq":2,"event":"terminate","reason":"crash"}
+                """),
+            Example("""
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                {"ts":68,"seq":4,"event":"terminate","reason":"watchdog"}
+                """),
+        ],
+        failing: [
+            Example("""
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
+                {"ts":60.3,"seq":5,"event":"snapshot"}
+                ↓{"ts":60.9,"seq":6,"event":"terminate","reason":"memory"}
+                """),
+            Example("""
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                {"ts":60,"seq":2,"event":"willResignActive"}
+                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                {"ts":67,"seq":4,"event":"didEnterBackground","phase":"end"}
+                {"ts":67.1,"seq":5,"event":"snapshot"}
+                {"ts":68,"seq":6,"event":"suspend"}
+                {"ts":300,"seq":7,"event":"resume","reason":"system","cause":"push"}
+                {"ts":300.1,"seq":8,"event":"didEnterBackground","phase":"begin"}
+                {"ts":300.2,"seq":9,"event":"didEnterBackground","phase":"end"}
+                {"ts":300.3,"seq":10,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
+                ↓{"ts":302,"seq":11,"event":"terminate","reason":"watchdog"}
+                """),
+        ])
+}

@@ -1,0 +1,44 @@
+import Replay
+
+extension Rule {
+    static let nseContentHandlerMissing = Rule(
+        id: "nse-content-handler-missing",
+        category: .missedCompletion, severity: .error,
+        summary: "A Notification Service Extension must call the content handler of every notification it receives.",
+        source: """
+            Seed 001, 'Request Background Time and Notify the User': "When your extension completes its work, \
+            it must call the content handler with the content you want to deliver to the user. Your extension \
+            has a limited amount of time to modify the content and execute the contentHandler block."
+            """,
+        notes: """
+            Runs on extension processes, which are not suspended the way apps are: an `nse.receive` with no \
+            `nse.contentHandler` of its `call` by the end of the extension process (`terminate`, the next \
+            launch of the extension, or the end of the log). `nse.timeWillExpire` does not discharge it: the \
+            handler must still be called after it.
+            """,
+        passing: [
+            Example("""
+                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
+                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
+                {"ts":29.7,"seq":2,"event":"nse.timeWillExpire","call":1,"process":"extension:nse"}
+                {"ts":29.8,"seq":3,"event":"nse.contentHandler","call":1,"process":"extension:nse"}
+                """),
+        ],
+        failing: [
+            Example("""
+                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
+                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
+                {"ts":29.7,"seq":2,"event":"nse.timeWillExpire","call":1,"process":"extension:nse"}
+                ↓{"ts":31,"seq":3,"event":"terminate","reason":"other","process":"extension:nse"}
+                """),
+            // The extension's next launch shows that the previous process ended.
+            Example("""
+                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
+                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
+                {"ts":29.7,"seq":2,"event":"nse.timeWillExpire","call":1,"process":"extension:nse"}
+                ↓{"ts":3600,"launch":"L2","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
+                {"ts":3600.2,"launch":"L2","seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
+                {"ts":3601,"launch":"L2","seq":2,"event":"nse.contentHandler","call":1,"process":"extension:nse"}
+                """),
+        ])
+}

@@ -1,0 +1,31 @@
+import Replay
+
+extension Rule {
+    static let nseOverrun = Rule(
+        id: "nse-overrun",
+        category: .overrun, severity: .error,
+        summary: "A Notification Service Extension must call the content handler within its time limit (30 s).",
+        source: """
+            Seed 001, 'Request Background Time and Notify the User': "Your extension has a limited amount of \
+            time to modify the content and execute the contentHandler block."
+            """,
+        notes: """
+            From `nse.receive` to `nse.contentHandler` of the same `call`, against `nse-completion` (30 s, \
+            strictly exceeded; `mono` when both carry it). Runs on extension processes.
+            """,
+        budget: .nseCompletion,
+        passing: [
+            Example("""
+                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
+                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
+                {"ts":30.2,"seq":2,"event":"nse.contentHandler","call":1,"process":"extension:nse"}
+                """),
+        ],
+        failing: [
+            Example("""
+                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
+                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
+                ↓{"ts":33.7,"seq":2,"event":"nse.contentHandler","call":1,"process":"extension:nse"}
+                """),
+        ])
+}

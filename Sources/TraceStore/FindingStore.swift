@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import TraceModel
+
+/// What a `lifeline check` run was, for the `runs` table.
+public struct RunInfo: Sendable, Hashable {
+    public var startedAt: Date
+    public var finishedAt: Date
+    /// Lifeline's version.
+    public var version: String
+    /// The budgets used, as JSON (`{"refresh-task":30,…}`).
+    public var budgets: String
+    /// The devices replayed, as JSON, or nil for all of them.
+    public var scope: String?
+    public var devices: Int
+    public var events: Int
+
+    public init(
+        startedAt: Date, finishedAt: Date, version: String, budgets: String, scope: String?, devices: Int,
+        events: Int
+    ) {
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.version = version
+        self.budgets = budgets
+        self.scope = scope
+        self.devices = devices
+        self.events = events
+    }
+}
+
+extension Store {
+    /// Records a run and its findings, replacing the findings earlier runs left for the same
+    /// devices (all devices when `devices` is `.all`), in one transaction.
+    @discardableResult
+    public func saveRun(_ run: RunInfo, devices: DeviceSelection, findings: [Finding]) throws -> Int64 {
+        try write { db in
+            switch devices {
+            case .all:
+                try db.execute(sql: "DELETE FROM findings")
+            case .only(let names):
+                for name in names { try db.execute(sql: "DELETE FROM findings WHERE device = ?", arguments: [name]) }
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO runs (started_at, finished_at, version, budgets, scope, devices, events, findings)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    FileRecord.timestamp(run.startedAt), FileRecord.timestamp(run.finishedAt), run.version,
+                    run.budgets, run.scope, run.devices, run.events, findings.count,
+                ])
+            let runID = db.lastInsertedRowID
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO findings (run_id, rule, category, severity, device, launch, ts, event_ids, event_seqs,
+                    budget, budget_seconds, measured, message, explained_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            var ids: [FindingKey: Int64] = [:]
+            for finding in findings {
+                let explainedBy = finding.explainedBy.flatMap {
+                    ids[FindingKey(device: finding.device, launch: finding.launch, rule: $0.rule, ts: $0.ts)]
+                }
+                try insert.execute(arguments: [
+                    runID, finding.rule, finding.category.rawValue, finding.severity.rawValue, finding.device,
+                    finding.launch, finding.ts.microseconds, Self.jsonArray(finding.events.map(\.rowID)),
+                    Self.jsonArray(finding.events.map(\.seq)), finding.budget, finding.budgetSeconds,
+                    finding.measured, finding.message, explainedBy,
+                ])
+                ids[FindingKey(device: finding.device, launch: finding.launch, rule: finding.rule, ts: finding.ts)] =
+                    db.lastInsertedRowID
+            }
+            return runID
+        }
+    }
+
+    private struct FindingKey: Hashable {
+        var device: String
+        var launch: String
+        var rule: String
+        var ts: Timestamp
+    }
+
+    private static func jsonArray(_ values: [Int64?]) -> String {
+        "[" + values.map { $0.map(String.init) ?? "null" }.joined(separator: ",") + "]"
+    }
+}

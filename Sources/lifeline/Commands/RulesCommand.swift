@@ -1,0 +1,47 @@
+import ArgumentParser
+import Replay
+import Reports
+import Rules
+
+struct RulesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rules",
+        abstract: "List the rules Lifeline checks, with the documentation each rests on.",
+        discussion: "Prints the same declarations the engine runs; the README's rule table is made with --format markdown.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, markdown
+    }
+
+    @Argument(help: ArgumentHelp("Show everything about this rule.", valueName: "rule-id"))
+    var id: String?
+
+    @Option(help: "Output format: text, json or markdown.")
+    var format: Format = .text
+
+    @Flag(help: "With --format markdown: one section per rule with its examples (docs/rules.md).")
+    var sections = false
+
+    @Flag(help: "List the budgets and their default values instead.")
+    var budgets = false
+
+    func run() throws {
+        let defaults = Budgets()
+        if budgets {
+            for (name, seconds) in defaults.all { print("\(name.rawValue)\t\(seconds)") }
+            return
+        }
+        if let id {
+            guard let rule = RuleCatalog.rule(id: id) else {
+                throw ValidationError("unknown rule '\(id)'; `lifeline rules` lists them")
+            }
+            print(RuleDocs.detail(rule, budgets: defaults))
+            return
+        }
+        switch format {
+        case .text: print(RuleDocs.text(RuleCatalog.rules, budgets: defaults))
+        case .json: print(try RuleDocs.json(RuleCatalog.rules, budgets: defaults))
+        case .markdown: print(RuleDocs.markdown(RuleCatalog.rules, budgets: defaults, sections: sections))
+        }
+    }
+}
