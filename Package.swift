@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "lifeline-bench",
             dependencies: [
-                "LifelineKit", "TraceSynth",
+                "LifelineKit", "TraceSynth", "Replay", "Rules", "TraceDecode", "TraceModel", "TraceRead",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -66,6 +66,7 @@ let package = Package(
         .testTarget(name: "TraceSynthTests", dependencies: ["TraceSynth", "TraceDecode"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "TraceDecode"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Replay", "TraceDecode"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Replay"]),
         .testTarget(
             name: "LifelineKitTests",
             dependencies: ["LifelineKit", "TraceStore", "TraceSynth", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -32,10 +32,52 @@ public enum EventKind: String, Sendable, CaseIterable, Hashable {
     /// Any event name this version does not know.
     case other
 
-    private static let byName: [String: EventKind] = Dictionary(
-        uniqueKeysWithValues: allCases.filter { $0 != .other }.map { ($0.rawValue, $0) })
-
     public init(name: String) {
-        self = Self.byName[name] ?? .other
+        self = EventKindTable.shared.kind(of: name)
+    }
+}
+
+/// Name → kind lookup for the replay's hot loop: an FNV-1a hash of the UTF-8 bytes into a
+/// small open-addressed table, confirmed by comparing the bytes. `Dictionary<String, _>`
+/// hashes with SipHash and showed up in the replay's profile.
+private struct EventKindTable: Sendable {
+    static let shared = EventKindTable()
+
+    private let names: [[UInt8]?]
+    private let kinds: [EventKind]
+    private let mask: Int
+
+    private init() {
+        let size = 256
+        var names = [[UInt8]?](repeating: nil, count: size)
+        var kinds = [EventKind](repeating: .other, count: size)
+        for kind in EventKind.allCases where kind != .other {
+            let bytes = Array(kind.rawValue.utf8)
+            var index = Self.hash(bytes) & (size - 1)
+            while names[index] != nil { index = (index + 1) & (size - 1) }
+            names[index] = bytes
+            kinds[index] = kind
+        }
+        self.names = names
+        self.kinds = kinds
+        mask = size - 1
+    }
+
+    func kind(of name: String) -> EventKind {
+        var name = name
+        return name.withUTF8 { bytes in
+            var index = Self.hash(bytes) & mask
+            while let candidate = names[index] {
+                if candidate.elementsEqual(bytes) { return kinds[index] }
+                index = (index + 1) & mask
+            }
+            return .other
+        }
+    }
+
+    private static func hash(_ bytes: some Sequence<UInt8>) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
     }
 }

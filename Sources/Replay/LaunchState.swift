@@ -6,7 +6,9 @@ public final class LaunchState {
     public let launch: String
     /// The `process` of its first event: nil or `"app"` for the app, `"extension:…"` otherwise.
     public let process: String?
-    public var isExtension: Bool { process?.hasPrefix("extension:") ?? false }
+    /// True for an app extension process (`process` = `extension:…`). Stored, not computed:
+    /// the replay asks it for every event.
+    public let isExtension: Bool
 
     /// The app's state after the events replayed so far.
     public var state: AppState = .notRunning
@@ -15,11 +17,13 @@ public final class LaunchState {
     /// True while ``state`` is a guess: the log of this launch began after its `launch` (the file
     /// started mid-launch) or the launch was a prewarm, and no life-cycle move has confirmed a
     /// state yet. The guess is ``AppState/background``; the next life-cycle event is accepted
-    /// whatever it is and sets the state it implies.
+    /// whatever it is and sets the state it implies (a `terminate` leaves the flag as it was, so
+    /// that the end of the launch knows its state was a guess).
     public var stateInferred = false
-    /// True when the lifecycle check reported the event being replayed (an illegal transition, or
-    /// app code run while suspended). Checks that judge order pass over such an event, so that
-    /// one bad event yields one finding; the replay goes on in the state the event implies.
+    /// True when the lifecycle check found the event being replayed impossible (an illegal
+    /// transition, app code run while suspended, an event after the launch's `terminate`) and
+    /// reported it. Checks that judge order pass over such an event, so that one bad event yields
+    /// one finding; the replay goes on in the state the event implies.
     public var lifecycleBreach = false
     /// The `launch` event, when it was logged.
     public var launchEvent: Event?
@@ -38,10 +42,6 @@ public final class LaunchState {
     /// period began at the launch or resume). A `terminate` leaves it as it was, so that budgets
     /// can still be measured when the launch ends.
     public var backgroundSince: Event?
-    /// The event that started the latest background period, like ``backgroundSince`` but kept
-    /// through suspension and after the process ends (nil until the app first ran in the
-    /// background). Termination checks look for findings that explain a kill from it on.
-    public var backgroundPeriodStart: Event?
     /// The latest `backgroundTimeRemaining` reading of the current background period.
     public var lastTimeRemaining: Event?
     /// `BGTaskSchedulerPermittedIdentifiers` from this launch's `config`, if logged.
@@ -62,6 +62,7 @@ public final class LaunchState {
     init(first event: Event) {
         launch = event.launch
         process = event.process
+        isExtension = event.isExtension
         firstEvent = event
         lastEvent = event
     }

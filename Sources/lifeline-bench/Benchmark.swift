@@ -63,6 +63,12 @@ struct Benchmark: ParsableCommand {
                                   events: halfFigures.lines, bytes: nil, peakMB: half.peakMB))
             Measure.removeDatabase(halfDatabase)
         }
+        let check = try Measure.run(tools.lifeline, ["check", "--quiet", "--format", "json", "--db", database])
+        rows.append(ResultRow(name: "lifeline check (store replay)", seconds: check.seconds, events: ingested.lines,
+                              bytes: nil, peakMB: check.peakMB))
+        let memory = try InMemoryReplay.measure(files: corpus.files)
+        rows.append(ResultRow(name: "replay in memory (1 core)", seconds: memory.seconds, events: memory.events,
+                              bytes: nil, peakMB: nil))
         print(ResultRow.table(rows, reference: rows[0]))
         if ingested.lines != corpus.events {
             print("warning: the corpus has \(corpus.events) events but ingest stored \(ingested.lines)")

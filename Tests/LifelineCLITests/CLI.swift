@@ -28,8 +28,9 @@ enum CLI {
         return process.finish()
     }
 
-    /// A running `lifeline`, for tests that kill it or run two at once.
-    final class Running {
+    /// A running `lifeline`, for tests that kill it or run two at once. Its two pipe buffers
+    /// are each written by one reader thread and read only after `group.wait()`.
+    final class Running: @unchecked Sendable {
         let process: Process
         private let out = Pipe()
         private let err = Pipe()

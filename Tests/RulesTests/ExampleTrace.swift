@@ -18,8 +18,8 @@ struct ExampleTrace {
             guard !line.isEmpty else { continue }
             let isMarked = line.hasPrefix("↓")
             if isMarked { line = String(line.dropFirst()).trimmingCharacters(in: .whitespaces) }
-            if !line.contains("\"device\"") { line = "{\"device\":\"D\"," + line.dropFirst() }
-            if !line.contains("\"launch\"") { line = "{\"launch\":\"L1\"," + line.dropFirst() }
+            if !line.contains("\"device\":") { line = "{\"device\":\"D\"," + line.dropFirst() }
+            if !line.contains("\"launch\":") { line = "{\"launch\":\"L1\"," + line.dropFirst() }
             var bytes = Array(line.utf8)
             let result = bytes.withUnsafeMutableBytes { decoder.decode(UnsafeRawBufferPointer($0)) }
             guard case .event(let event) = result else {

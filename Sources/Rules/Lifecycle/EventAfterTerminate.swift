@@ -6,8 +6,9 @@ extension Rule {
         category: .data, severity: .warning,
         summary: "A launch logs nothing after its terminate: a process that ended runs no code.",
         source: """
-            Seed 002, 'Managing your app's life cycle': "Termination: from any running state to not running" \
-            (a launch id names one process lifetime, trace format v1: "the same until that process ends").
+            Seed 002, 'Managing your app's life cycle': "At its discretion, the system may quietly terminate a \
+            suspended app, returning it to the not running state." A `launch` id names one process lifetime (trace \
+            format v1: "new at every process launch, the same until that process ends"), so nothing follows its end.
             """,
         notes: """
             Reported once per launch, at the first event after the terminate; the later ones are passed over \

@@ -7,8 +7,8 @@ extension Rule {
         summary: "A suspended app runs no code until it is resumed: app code while suspended means a resume is missing from the log.",
         source: """
             Seed 004, 'About the background execution sequence': "If your app is in memory and suspended when an \
-            event arrives, the system resumes the app in the background"; seed 002: a suspended app is "in memory" \
-            and, per UIKit, runs no code.
+            event arrives, the system resumes the app in the background"; seed 002, 'Managing your app's life \
+            cycle': "If your app becomes suspended, it cannot respond to requests anyway."
             """,
         notes: """
             App code is a callback or delivery: the launch steps, willResignActive, didBecomeActive, \

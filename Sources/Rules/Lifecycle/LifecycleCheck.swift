@@ -14,8 +14,9 @@ final class LifecycleCheck: Check {
     private var enteredBackground = false
     /// The `suspend` that put the app in the suspended state, for messages.
     private var suspendedBy: Event?
-    /// The latest event that moved the state, for messages.
-    private var lastMove: Event?
+    /// The latest event that moved the state, for messages (kept as kind and time: storing the
+    /// event itself would copy it on every move).
+    private(set) var lastMove: (kind: EventKind, ts: Timestamp)?
     private var sawFirstEvent = false
     /// Set when the launch ended, by whatever means.
     private var ended = false
@@ -35,16 +36,17 @@ final class LifecycleCheck: Check {
         switch kind {
         case .launch:
             if launch.state != .notRunning, !launch.stateInferred {
-                illegal(event, "launch at \(event.ts) came while this launch was already running (\(describe(launch.state)))",
-                        context: context)
+                illegal(event, "launch at \(event.ts) came while launch \(launch.launch) was already running "
+                        + "(\(describe(launch.state))); a launch id names one process — check that the logger makes "
+                        + "a new id at every process launch.", context: context)
             }
             launched(event, launch: launch)
         case .didBecomeActive:
             expect(.inactive, event, kind: kind, context: context)
-            move(to: .active, by: event, launch: launch)
+            move(to: .active, by: event, kind: kind, launch: launch)
         case .willResignActive:
             expect(.active, event, kind: kind, context: context)
-            move(to: .inactive, by: event, launch: launch)
+            move(to: .inactive, by: event, kind: kind, launch: launch)
         case .didEnterBackground:
             if event.phase == "end" {
                 launch.didEnterBackgroundBegin = nil
@@ -56,36 +58,34 @@ final class LifecycleCheck: Check {
             } else if !launch.stateInferred, state == .active || (state == .background && enteredBackground) {
                 illegal(event, didEnterBackgroundMessage(event, state: state), context: context)
             }
-            move(to: .background, by: event, launch: launch)
+            move(to: .background, by: event, kind: kind, launch: launch)
         case .willEnterForeground:
             expect(.background, event, kind: kind, context: context)
-            move(to: .inactive, by: event, launch: launch)
+            move(to: .inactive, by: event, kind: kind, launch: launch)
         case .suspend:
             expect(.background, event, kind: kind, context: context)
-            move(to: .suspended, by: event, launch: launch)
+            move(to: .suspended, by: event, kind: kind, launch: launch)
         case .resume:
             expect(.suspended, event, kind: kind, context: context)
-            move(to: .background, by: event, launch: launch)
+            move(to: .background, by: event, kind: kind, launch: launch)
         case .terminate:
             // Legal from every state, whatever its reason; state fields are kept for the checks
             // that measure at the launch's end.
             launch.state = .notRunning
-            lastMove = event
+            lastMove = (kind, event.ts)
         case .config:
-            let attributes = event.attributes
-            launch.permittedIdentifiers = attributes.strings("permitted_identifiers")
-            launch.backgroundModes = attributes.strings("background_modes")
+            readConfig(event, launch: launch)
         case .didFinishLaunching:
-            ranCode(event, context: context)
+            ranCode(event, kind: kind, context: context)
             if event.phase != "begin" { launch.launchSequenceEnded = true }
         case .bgtaskRegister:
-            ranCode(event, context: context)
+            ranCode(event, kind: kind, context: context)
             if let identifier = event.identifier { launch.registered.insert(identifier) }
         case .backgroundTimeRemaining:
-            ranCode(event, context: context)
+            ranCode(event, kind: kind, context: context)
             if launch.state == .background { launch.lastTimeRemaining = event }
         default:
-            if Self.isAppCode(kind) { ranCode(event, context: context) }
+            if Self.isAppCode(kind) { ranCode(event, kind: kind, context: context) }
         }
     }
 
@@ -102,7 +102,6 @@ final class LifecycleCheck: Check {
         launch.state = .background
         launch.stateBefore = .background
         launch.backgroundSince = event
-        launch.backgroundPeriodStart = event
     }
 
     private func launched(_ event: Event, launch: LaunchState) {
@@ -127,21 +126,21 @@ final class LifecycleCheck: Check {
             launch.stateInferred = false
             leaveBackground(launch)
         }
-        lastMove = event
+        lastMove = (.launch, event.ts)
     }
 
     /// Applies a life-cycle move (legal or not: the replay goes on in the state the event implies).
-    private func move(to state: AppState, by event: Event, launch: LaunchState) {
+    private func move(to state: AppState, by event: Event, kind: EventKind, launch: LaunchState) {
         let before = launch.state
         launch.state = state
         launch.stateInferred = false
         launch.launchSequenceEnded = true
-        lastMove = event
+        lastMove = (kind, event.ts)
         switch state {
         case .active, .inactive:
             leaveBackground(launch)
         case .background:
-            if event.name == "didEnterBackground" {
+            if kind == .didEnterBackground {
                 // From the foreground (or suspended) a new period starts; after a launch or
                 // resume into the background it is the same period.
                 if before != .background { enterBackgroundPeriod(event, launch: launch) }
@@ -162,7 +161,6 @@ final class LifecycleCheck: Check {
 
     private func enterBackgroundPeriod(_ event: Event, launch: LaunchState) {
         launch.backgroundSince = event
-        launch.backgroundPeriodStart = event
         launch.lastTimeRemaining = nil
         enteredBackground = false
     }
@@ -191,17 +189,16 @@ final class LifecycleCheck: Check {
 
     /// App code ran: legal unless the app is suspended, in which case the missing `resume` is
     /// assumed (the app is back in the background).
-    private func ranCode(_ event: Event, context: ReplayContext) {
+    private func ranCode(_ event: Event, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
         guard launch.state == .suspended, event.phase != "end" else { return }
         whileSuspended(event, context: context)
-        move(to: .background, by: event, launch: launch)
+        move(to: .background, by: event, kind: kind, launch: launch)
     }
 
     private func illegal(_ event: Event, _ message: String, context: ReplayContext) {
         context.launch.lifecycleBreach = true
-        let events = lastMove.map { [$0, event] } ?? [event]
-        context.report(.illegalTransition, at: event, events: events, message: message)
+        context.report(.illegalTransition, at: event, events: [event], message: message)
     }
 
     private func whileSuspended(_ event: Event, context: ReplayContext) {
@@ -245,9 +242,7 @@ final class LifecycleCheck: Check {
         case .terminate:
             launch.state = .notRunning
         case .config:
-            let attributes = event.attributes
-            launch.permittedIdentifiers = attributes.strings("permitted_identifiers")
-            launch.backgroundModes = attributes.strings("background_modes")
+            readConfig(event, launch: launch)
         default:
             if kind == .bgtaskRegister, let identifier = event.identifier { launch.registered.insert(identifier) }
             if launch.state == .suspended, Self.isAppCode(kind) || Self.isCallback(kind), event.phase != "end" {
@@ -282,51 +277,9 @@ final class LifecycleCheck: Check {
         }
     }
 
-    // MARK: Messages
-
-    private func describe(_ state: AppState) -> String {
-        state == .notRunning ? "not running" : state.rawValue
-    }
-
-    private func describe(_ event: Event) -> String {
-        let phase = event.phase.map { " (\($0))" } ?? ""
-        return "\(event.name)\(phase) at \(event.ts)"
-    }
-
-    private func since() -> String {
-        lastMove.map { " since \($0.name) at \($0.ts)" } ?? ""
-    }
-
-    private func didEnterBackgroundMessage(_ event: Event, state: AppState) -> String {
-        if state == .active {
-            return "didEnterBackground at \(event.ts) came while the app was active\(since()), without willResignActive; "
-                + "UIKit deactivates an app (applicationWillResignActive(_:)) before it moves it to the background — "
-                + "check that both callbacks are logged."
-        }
-        return "didEnterBackground at \(event.ts) came while the app was already in the background\(since()); "
-            + "it is called once per move to the background — look for a missing willEnterForeground or a duplicated call."
-    }
-
-    private func illegalMessage(_ event: Event, kind: EventKind, state: AppState) -> String {
-        let head = "\(event.name) at \(event.ts) came while the app was \(describe(state))\(since())"
-        switch (kind, state) {
-        case (.didBecomeActive, .background):
-            return head + ", without willEnterForeground; UIKit calls applicationWillEnterForeground(_:) before "
-                + "applicationDidBecomeActive(_:) when an app returns from the background — check that it is logged."
-        case (.didBecomeActive, _):
-            return head + "; an app becomes active only from inactive — look for a missing willResignActive or a duplicated call."
-        case (.willResignActive, _):
-            return head + "; only an active app resigns active — look for a missing didBecomeActive or a duplicated call."
-        case (.willEnterForeground, _):
-            return head + "; only a background app enters the foreground — look for a missing didEnterBackground."
-        case (.suspend, .suspended):
-            return head + "; a suspended app cannot be suspended again — look for a missing resume."
-        case (.suspend, _):
-            return head + "; the system suspends only a background app — look for a missing willResignActive or didEnterBackground."
-        case (.resume, _):
-            return head + ", not suspended; only a suspended app is resumed — look for a missing suspend."
-        default:
-            return head + "; this move is not in UIKit's state machine."
-        }
+    private func readConfig(_ event: Event, launch: LaunchState) {
+        let config = ConfigAttributes(event.attrs)
+        launch.permittedIdentifiers = config.permittedIdentifiers
+        launch.backgroundModes = config.backgroundModes
     }
 }

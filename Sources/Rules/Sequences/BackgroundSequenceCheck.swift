@@ -38,151 +38,162 @@ final class BackgroundSequenceCheck: Check {
         case awaitingSnapshot
     }
 
-    private struct Progress {
-        var way: Way
-        /// The event that started the sequence.
-        var start: Event
-        /// The event kind the cause maps to, when the sequence waits for one.
-        var cause: EventKind?
-        var causeSeen = false
-        var step: Step
-        var didEnterBackground: Event?
-    }
-
-    private var progress: Progress?
+    /// The sequence under way, if any. Kept in separate fields rather than one struct value so
+    /// that a step updates in place instead of copying the events it holds.
+    private var way: Way?
+    /// The event that started the sequence.
+    private var start: Event?
+    /// The event kind the cause maps to, when the sequence waits for one.
+    private var cause: EventKind?
+    private var causeSeen = false
+    private var step = Step.awaitingDidEnterBackground
+    private var didEnterBackgroundBegin: Event?
 
     func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
-        guard !launch.lifecycleBreach else {
-            progress = nil
-            return
-        }
+        guard !launch.lifecycleBreach else { return end() }
         switch kind {
         case .launch:
-            progress = nil
+            end()
             if event.reason == "system" || (event.reason == nil && event.cause != nil) {
-                progress = Progress(
-                    way: .launch, start: event, cause: Self.causeKind(event.cause), step: .awaitingDidEnterBackground)
+                begin(.launch, at: event, cause: Self.causeKind(event.cause))
             }
         case .resume:
-            progress = nil
+            end()
             if let cause = event.cause, !cause.isEmpty {
-                progress = Progress(
-                    way: .resume, start: event, cause: Self.causeKind(cause), step: .awaitingDidEnterBackground)
+                begin(.resume, at: event, cause: Self.causeKind(cause))
             }
         case .willResignActive:
-            if launch.stateBefore == .active {
-                progress = Progress(way: .foreground, start: event, step: .awaitingDidEnterBackground)
-            }
+            if launch.stateBefore == .active { begin(.foreground, at: event, cause: nil) }
         case .didBecomeActive, .willEnterForeground, .terminate:
-            progress = nil
+            end()
         case .didEnterBackground:
             didEnterBackground(event, launch: launch)
         case .snapshot:
-            guard let current = progress else { return }
-            if current.step == .awaitingSnapshot {
-                progress = nil
+            guard way != nil else { return }
+            if step == .awaitingSnapshot {
+                end()
             } else {
-                breach(at: event, current, context: context)
+                breach(at: event, context: context)
             }
         case .suspend:
-            guard let current = progress else { return }
-            breach(at: event, current, context: context)
+            guard way != nil else { return }
+            breach(at: event, context: context)
         default:
-            guard var current = progress, kind == current.cause else { return }
-            switch current.step {
+            guard way != nil, kind == cause else { return }
+            switch step {
             case .awaitingDidEnterBackground:
-                breach(at: event, current, context: context)
+                breach(at: event, context: context)
             case .inDidEnterBackground:
                 // A BGTask launch handler runs on the queue given at registration, not necessarily
                 // the main one: the event may come while didEnterBackground is still running.
-                current.causeSeen = true
-                progress = current
+                causeSeen = true
             case .awaitingCause:
-                current.causeSeen = true
-                current.step = .awaitingSnapshot
-                progress = current
+                causeSeen = true
+                step = .awaitingSnapshot
             case .awaitingSnapshot:
                 break
             }
         }
     }
 
+    private func begin(_ way: Way, at event: Event, cause: EventKind?) {
+        self.way = way
+        start = event
+        self.cause = cause
+        causeSeen = false
+        step = .awaitingDidEnterBackground
+        didEnterBackgroundBegin = nil
+    }
+
+    private func end() {
+        guard way != nil else { return }
+        way = nil
+        start = nil
+        didEnterBackgroundBegin = nil
+    }
+
     private func didEnterBackground(_ event: Event, launch: LaunchState) {
         let returned = event.phase != "begin"
-        guard var current = progress else {
+        guard way != nil else {
             // From the foreground without willResignActive is an illegal transition (reported, and
             // passed over above); from inactive after a user launch it starts the move here.
             if event.phase != "end", launch.stateBefore.isForeground {
-                progress = Progress(
-                    way: .foreground, start: event, step: returned ? .awaitingSnapshot : .inDidEnterBackground,
-                    didEnterBackground: event)
+                begin(.foreground, at: event, cause: nil)
+                didEnterBackgroundBegin = event
+                step = returned ? .awaitingSnapshot : .inDidEnterBackground
             }
             return
         }
         if event.phase == "end" {
-            guard current.step == .inDidEnterBackground else { return }
+            guard step == .inDidEnterBackground else { return }
         } else {
-            guard current.step == .awaitingDidEnterBackground else { return }
-            current.didEnterBackground = event
+            guard step == .awaitingDidEnterBackground else { return }
+            didEnterBackgroundBegin = event
         }
-        current.step = !returned ? .inDidEnterBackground
-            : (current.cause == nil || current.causeSeen) ? .awaitingSnapshot : .awaitingCause
-        progress = current
+        step = !returned ? .inDidEnterBackground
+            : (cause == nil || causeSeen) ? .awaitingSnapshot : .awaitingCause
     }
 
-    private func breach(at event: Event, _ current: Progress, context: ReplayContext) {
-        progress = nil
-        let rule: Rule = switch current.way {
+    private func breach(at event: Event, context: ReplayContext) {
+        guard let way, let start else { return }
+        let rule: Rule = switch way {
         case .launch: .backgroundLaunchSequence
         case .resume: .backgroundResumeSequence
         case .foreground: .foregroundToBackgroundSequence
         }
-        let events = [current.start, current.didEnterBackground].compactMap { $0 } + [event]
-        context.report(rule, at: event, events: events, message: message(event, current))
+        var events = [start]
+        if let didEnterBackgroundBegin, didEnterBackgroundBegin != start { events.append(didEnterBackgroundBegin) }
+        events.append(event)
+        let message = message(event, way: way, start: start)
+        end()
+        context.report(rule, at: event, events: events, message: message)
     }
 
     // MARK: Messages
 
-    private func message(_ event: Event, _ current: Progress) -> String {
+    private func message(_ event: Event, way: Way, start: Event) -> String {
         let came = "\(event.name) at \(event.ts)"
-        let after = switch current.way {
-        case .launch: "the launch into the background at \(current.start.ts)"
-        case .resume: "the resume at \(current.start.ts)"
-        case .foreground: "willResignActive at \(current.start.ts)"
+        let after = switch way {
+        case .launch: "the launch into the background at \(start.ts)"
+        case .resume: "the resume at \(start.ts)"
+        case .foreground: "willResignActive at \(start.ts)"
         }
-        let forWhat = current.way == .launch ? "launched" : "resumed"
-        let causeName = current.cause?.rawValue ?? "the event"
+        let forWhat = way == .launch ? "launched" : "resumed"
+        let causeName = cause?.rawValue ?? "the event"
         let kind = EventKind(name: event.name)
-        switch (current.step, kind) {
+        switch (step, kind) {
         case (.awaitingDidEnterBackground, .snapshot):
             return "\(came) came before didEnterBackground after \(after); hide sensitive UI in "
                 + "applicationDidEnterBackground(_:) — UIKit calls it before the system snapshots the app, so "
                 + "check that it is called and logged."
         case (.inDidEnterBackground, .snapshot):
-            return "\(came) came before didEnterBackground (begun at \(current.didEnterBackground?.ts.description ?? "?")) "
+            return "\(came) came before didEnterBackground (begun at \(didEnterBackgroundBegin?.ts.description ?? "?")) "
                 + "returned; finish UI cleanup in applicationDidEnterBackground(_:) and return promptly — the "
                 + "system snapshots the app right after it returns."
         case (.awaitingCause, .snapshot):
-            return "\(came) came before \(causeName), the event the app was \(forWhat) for at \(current.start.ts); "
+            return "\(came) came before \(causeName), the event the app was \(forWhat) for at \(start.ts); "
                 + "UIKit delivers that event before the snapshot — check that the app handles and logs the delivery."
         case (.awaitingDidEnterBackground, .suspend):
             return "\(came) came before didEnterBackground after \(after); the app never got "
                 + "applicationDidEnterBackground(_:) to save its state — check that the callback is logged."
         case (.inDidEnterBackground, .suspend):
-            return "\(came) came while didEnterBackground (begun at \(current.didEnterBackground?.ts.description ?? "?")) "
+            return "\(came) came while didEnterBackground (begun at \(didEnterBackgroundBegin?.ts.description ?? "?")) "
                 + "had not returned; return from applicationDidEnterBackground(_:) promptly and move longer work "
                 + "into a background task."
         case (.awaitingCause, .suspend):
-            return "\(came) came before \(causeName), the event the app was \(forWhat) for at \(current.start.ts); "
+            return "\(came) came before \(causeName), the event the app was \(forWhat) for at \(start.ts); "
                 + "the app was suspended without handling it — check that the delivery is handled and logged."
         case (_, .suspend):
             return "\(came) came before the snapshot after \(after); the system snapshots an app after "
                 + "didEnterBackground returns and before suspending it — check that the logger records snapshots."
         default:
+            let advice = way == .launch
+                ? "don't handle that event from application(_:didFinishLaunchingWithOptions:) yourself."
+                : "check that didEnterBackground is logged on every resume into the background."
             return "\(came) came before didEnterBackground after \(after); UIKit calls "
                 + "applicationDidEnterBackground(_:) before it delivers the event the app was \(forWhat) for — "
-                + "don't handle that event from application(_:didFinishLaunchingWithOptions:) yourself."
+                + advice
         }
     }
 

@@ -40,7 +40,7 @@ final class TerminationCheck: Check {
             if let cause = explanation(since: start, launch: launch) {
                 context.report(
                     .terminationExplained, at: terminate, events: events,
-                    message: "terminate (\(reason)) at \(terminate.ts), while the app was \(state.rawValue), follows from "
+                    message: "terminate (\(reason)) at \(terminate.ts), while the app was \(LifecycleText.state(state)), follows from "
                         + "\(cause.rule) at \(cause.ts); fix that finding and these kills should stop.",
                     explainedBy: cause)
             } else {
@@ -66,8 +66,10 @@ final class TerminationCheck: Check {
         }
     }
 
+    /// Where the stretch a kill ended began: the suspension for a suspended app, else the start
+    /// of the background period (which the lifecycle check keeps through the `terminate`).
     private func windowStart(state: AppState, launch: LaunchState) -> Event? {
-        state == .suspended ? suspendedAt ?? launch.backgroundPeriodStart : launch.backgroundPeriodStart
+        state == .suspended ? suspendedAt : launch.backgroundSince
     }
 
     /// The latest finding that explains a kill, from `start` on.
@@ -78,7 +80,7 @@ final class TerminationCheck: Check {
 
     private func unexplainedMessage(_ terminate: Event, reason: String, state: AppState, since: Event?) -> String {
         let period = since.map { " since \($0.name) at \($0.ts)" } ?? ""
-        let head = "terminate (\(reason)) at \(terminate.ts) came while the app was \(state.rawValue)\(period), "
+        let head = "terminate (\(reason)) at \(terminate.ts) came while the app was \(LifecycleText.state(state))\(period), "
             + "with no finding that explains it; "
         switch reason {
         case "memory":

@@ -8,8 +8,9 @@ extension Rule {
             + "ended or completed, a didEnterBackground that did not return.",
         source: """
             Seed 000, 'Extending your app's background execution time': "If you don't end your tasks in a timely \
-            manner, the system terminates your app." Seed 002: "At the time when an app would be suspended, if the \
-            app is holding any shared resources, the system terminates it instead."
+            manner, the system terminates your app." Seed 001: "Complete your work within this time period and call \
+            setTaskCompleted(success:), or the system terminates your app." Seed 002: "At the time when an app would \
+            be suspended, if the app is holding any shared resources, the system terminates it instead."
             """,
         notes: """
             Explanations are findings of rules marked explainsTermination (background-task-not-ended, \
@@ -60,6 +61,7 @@ extension Rule {
                 {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
                 {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
                 {"ts":1,"seq":2,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
+                {"ts":2,"seq":3,"event":"push.complete","call":1,"result":"newData"}
                 ↓{"ts":40,"launch":"L2","seq":0,"event":"launch","reason":"user"}
                 {"ts":40.3,"launch":"L2","seq":1,"event":"didBecomeActive"}
                 """),

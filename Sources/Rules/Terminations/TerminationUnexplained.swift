@@ -63,7 +63,8 @@ extension Rule {
                 {"ts":300.1,"seq":8,"event":"didEnterBackground","phase":"begin"}
                 {"ts":300.2,"seq":9,"event":"didEnterBackground","phase":"end"}
                 {"ts":300.3,"seq":10,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
-                ↓{"ts":302,"seq":11,"event":"terminate","reason":"watchdog"}
+                {"ts":301,"seq":11,"event":"push.complete","call":1,"result":"newData"}
+                ↓{"ts":302,"seq":12,"event":"terminate","reason":"watchdog"}
                 """),
         ])
 }

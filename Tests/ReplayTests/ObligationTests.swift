@@ -1,0 +1,116 @@
+import Replay
+import Testing
+import TraceModel
+
+/// The generic obligation, on a made-up pair of events so that the mechanism is tested apart
+/// from the catalogue's rules.
+@Suite struct ObligationTests {
+    static let missing = testRule("work-missing", explains: true)
+    static let overrun = testRule("work-overrun", .overrun)
+    static let expired = testRule("work-expired")
+    static let repeated = testRule("work-repeated", .violation)
+    static let unknown = testRule("work-unknown", .violation)
+
+    static let book = RuleBook([
+        Obligation(
+            opens: .beginBackgroundTask, closes: .endBackgroundTask, expires: .backgroundTaskExpired, key: .task,
+            deadline: .budget(.refreshTask),
+            missing: .init(missing) { "missing \($0.opening?.task ?? -1)" },
+            overrun: [.refreshTask: .init(overrun) { "overrun \($0.seconds ?? -1)" }],
+            expired: .init(expired) { "expired \($0.seconds ?? -1)" },
+            repeated: .init(repeated) { _ in "again" },
+            unknown: .init(unknown) { _ in "unknown" }
+        ).blueprint,
+    ])
+
+    private func findings(_ events: [Event], budgets: Budgets = Budgets()) -> [Finding] {
+        Replayer.findings(in: events, book: Self.book, configuration: ReplayConfiguration(budgets: budgets))
+    }
+
+    @Test func dischargedWithinTheBudgetIsClean() {
+        #expect(findings([event(0, "beginBackgroundTask", task: 1), event(30, "endBackgroundTask", task: 1)]).isEmpty)
+    }
+
+    @Test func dischargedLateIsAnOverrunAtTheDischarge() {
+        let found = findings([event(0, "beginBackgroundTask", task: 1), event(30.5, "endBackgroundTask", task: 1)])
+        #expect(found.map(\.rule) == ["work-overrun"])
+        #expect(found[0].ts == Timestamp(seconds: 30.5))
+        #expect(found[0].measured == 30.5)
+        #expect(found[0].budgetSeconds == 30)
+        #expect(found[0].events.map(\.name) == ["beginBackgroundTask", "endBackgroundTask"])
+    }
+
+    @Test func budgetsCanBeChanged() {
+        var budgets = Budgets()
+        budgets[.refreshTask] = 40
+        #expect(findings([event(0, "beginBackgroundTask", task: 1), event(35, "endBackgroundTask", task: 1)], budgets: budgets).isEmpty)
+    }
+
+    @Test func monoIsPreferredOverWallClock() {
+        var begin = event(0, "beginBackgroundTask", task: 1)
+        begin.mono = 100
+        var end = event(60, "endBackgroundTask", task: 1)  // the wall clock jumped
+        end.mono = 110
+        #expect(findings([begin, end]).isEmpty)
+    }
+
+    @Test func neverDischargedIsMissingAtSuspension() {
+        let found = findings([event(0, "beginBackgroundTask", task: 1), event(3, "suspend")])
+        #expect(found.map(\.rule) == ["work-missing"])
+        #expect(found[0].ts == Timestamp(seconds: 3))
+    }
+
+    @Test func neverDischargedIsMissingAtTheEndOfTheLog() {
+        let found = findings([event(0, "beginBackgroundTask", task: 1), event(2, "memoryWarning")])
+        #expect(found.map(\.rule) == ["work-missing"])
+        #expect(found[0].ts == Timestamp(seconds: 2))
+    }
+
+    @Test func aNewLaunchOfTheProcessEndsTheOldOne() {
+        let found = findings([event(0, "beginBackgroundTask", task: 1), event(9, "launch", launch: "L2")])
+        #expect(found.map(\.rule) == ["work-missing"])
+        #expect(found[0].launch == "L1")
+        #expect(found[0].ts == Timestamp(seconds: 9))
+    }
+
+    @Test func expiredThenLateIsExpiredNotOverrun() {
+        let found = findings([
+            event(0, "beginBackgroundTask", task: 1), event(25, "backgroundTaskExpired", task: 1),
+            event(31, "endBackgroundTask", task: 1),
+        ])
+        #expect(found.map(\.rule) == ["work-expired"])
+        #expect(found[0].measured == 6)
+    }
+
+    @Test func expiredAndEndedWithinTheGraceIsClean() {
+        #expect(findings([
+            event(0, "beginBackgroundTask", task: 1), event(25, "backgroundTaskExpired", task: 1),
+            event(29, "endBackgroundTask", task: 1),
+        ]).isEmpty)
+    }
+
+    @Test func aSecondDischargeIsRepeatedAndAStrangerIsUnknown() {
+        let found = findings([
+            event(0, "beginBackgroundTask", task: 1), event(1, "endBackgroundTask", task: 1),
+            event(2, "endBackgroundTask", task: 1), event(3, "endBackgroundTask", task: 9),
+        ])
+        #expect(found.map(\.rule) == ["work-repeated", "work-unknown"])
+    }
+
+    @Test func keysKeepInstancesApart() {
+        let found = findings([
+            event(0, "beginBackgroundTask", task: 1), event(1, "beginBackgroundTask", task: 2),
+            event(2, "endBackgroundTask", task: 2), event(3, "suspend"),
+        ])
+        #expect(found.count == 1)
+        #expect(found[0].events.first?.ts == Timestamp(seconds: 0))
+    }
+
+    @Test func devicesAreReplayedApart() {
+        let found = findings([
+            event(0, "beginBackgroundTask", device: "A", task: 1), event(0, "beginBackgroundTask", device: "B", task: 1),
+            event(1, "endBackgroundTask", device: "A", task: 1),
+        ])
+        #expect(found.map(\.device) == ["B"])
+    }
+}

@@ -1,0 +1,43 @@
+import Replay
+import Testing
+import TraceModel
+
+@Suite struct SequenceOrdererTests {
+    private func order(_ events: [Event], window: Int = 256) -> [Int64?] {
+        var orderer = SequenceOrderer(window: window)
+        var out: [Event] = []
+        for event in events { orderer.push(event) { out.append($0) } }
+        orderer.flush { out.append($0) }
+        return out.map(\.seq)
+    }
+
+    @Test func eventsOutOfOrderComeOutInSeqOrder() {
+        let events = [0, 2, 1, 4, 3, 5].map { event(Double($0), "snapshot", seq: Int64($0)) }
+        #expect(order(events) == [0, 1, 2, 3, 4, 5])
+    }
+
+    @Test func aGapIsWaitedForOnlyAsLongAsTheWindow() {
+        let events = [0, 2, 3, 4, 5].map { event(Double($0), "snapshot", seq: Int64($0)) }
+        #expect(order(events, window: 2) == [0, 2, 3, 4, 5])
+    }
+
+    @Test func launchesAreOrderedIndependently() {
+        let events = [
+            event(0, "a", seq: 1, launch: "A"), event(0, "b", seq: 0, launch: "B"), event(0, "a", seq: 0, launch: "A"),
+        ]
+        var orderer = SequenceOrderer()
+        var out: [String] = []
+        for e in events { orderer.push(e) { out.append("\($0.launch)\($0.seq!)") } }
+        orderer.flush { out.append("\($0.launch)\($0.seq!)") }
+        #expect(out == ["B0", "A0", "A1"])
+    }
+
+    @Test func eventsWithoutSeqPassStraightThrough() {
+        #expect(order([event(0, "x"), event(1, "y", seq: 0), event(2, "z")]) == [nil, 0, nil])
+    }
+
+    @Test func aLateEventIsKeptNotDropped() {
+        let events = [0, 1, 2].map { event(Double($0), "s", seq: Int64($0)) } + [event(3, "late", seq: 1)]
+        #expect(order(events) == [0, 1, 2, 1])
+    }
+}

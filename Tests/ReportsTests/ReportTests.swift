@@ -1,0 +1,56 @@
+import Foundation
+import Reports
+import Testing
+import TraceModel
+
+@Suite struct ReportTests {
+    static func ts(_ seconds: Double) -> Timestamp { Timestamp(seconds: 1_763_712_000 + seconds) }
+
+    static let report: CheckReport = {
+        let launch = EventRef(Event(ts: ts(0), device: "D1", launch: "L1", name: "bgtask.launch", seq: 9, rowID: 42))
+        let complete = EventRef(Event(ts: ts(41.2), device: "D1", launch: "L1", name: "bgtask.complete", seq: 10, rowID: 43))
+        let kill = EventRef(Event(ts: ts(50), device: "D2", launch: "L9", name: "terminate", seq: 30))
+        let findings = [
+            Finding(rule: "bgtask-refresh-overrun", category: .overrun, severity: .error, device: "D1", launch: "L1",
+                    ts: ts(41.2), events: [launch, complete], budget: "refresh-task", budgetSeconds: 30, measured: 41.2,
+                    message: "BGAppRefreshTask com.example.refresh ran 41.2 s; the budget is 30.0 s."),
+            Finding(rule: "bgtask-refresh-overrun", category: .overrun, severity: .error, device: "D2", launch: "L9",
+                    ts: ts(45), events: [kill], budget: "refresh-task", budgetSeconds: 30, measured: 35,
+                    message: "BGAppRefreshTask com.example.refresh ran 35.0 s; the budget is 30.0 s."),
+            Finding(rule: "termination-explained", category: .advisory, severity: .info, device: "D2", launch: "L9",
+                    ts: ts(50), events: [kill], message: "terminate (watchdog) follows from bgtask-refresh-overrun.",
+                    explainedBy: FindingRef(rule: "bgtask-refresh-overrun", ts: ts(45))),
+            Finding(rule: "illegal-transition", category: .violation, severity: .error, device: "D1", launch: "L1",
+                    ts: ts(60), events: [launch], message: "didBecomeActive while in the background."),
+        ]
+        return CheckReport(source: "lifeline.db", devices: 2, events: 1234, seconds: 0.0123, findings: findings)
+    }()
+
+    @Test func textReport() throws {
+        try Golden.check(TextReport.render(Self.report) + "\n", "check.txt")
+    }
+
+    @Test func jsonReport() throws {
+        try Golden.check(try JSONReport.render(Self.report) + "\n", "check.json")
+    }
+
+    @Test func jsonLinesReport() throws {
+        try Golden.check(try Self.report.findings.map(JSONReport.line).joined(separator: "\n") + "\n", "check.jsonl")
+    }
+
+    @Test func noFindingsSaysSo() {
+        let clean = CheckReport(source: "x.db", devices: 1, events: 10, seconds: 0.001, findings: [])
+        #expect(TextReport.render(clean).hasSuffix("No findings: every replayed sequence follows the documented rules."))
+    }
+
+    @Test func summariesGroupByCategoryThenCount() {
+        let summaries = Self.report.summaries
+        #expect(summaries.map(\.rule) == ["illegal-transition", "bgtask-refresh-overrun", "termination-explained"])
+        let overrun = summaries[1]
+        #expect(overrun.findings == 2)
+        #expect(overrun.devices == 2)
+        #expect(overrun.launches == 2)
+        #expect(overrun.worst == 41.2)
+        #expect(Self.report.worstSeverity == .error)
+    }
+}
