@@ -38,7 +38,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        .target(name: "Replay", dependencies: ["TraceModel"]),
+        .target(name: "Replay", dependencies: ["TraceModel", "TraceDecode"]),
         .target(name: "Rules", dependencies: ["TraceModel", "Replay"]),
         .target(name: "Reports", dependencies: ["TraceModel", "Replay"]),
         .target(name: "TraceSynth", dependencies: ["TraceModel", "CZstd", "CZlib"]),
@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "TraceSynthTests", dependencies: ["TraceSynth", "TraceDecode"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "TraceDecode"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Replay", "TraceDecode"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Replay"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Replay"], exclude: ["Golden"]),
         .testTarget(
             name: "LifelineKitTests",
             dependencies: ["LifelineKit", "TraceStore", "TraceSynth", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -1,47 +1,42 @@
-import Foundation
+import TraceDecode
 import TraceModel
 
 /// Reads the attributes an event keeps in its `attrs` JSON text (those without a typed field:
-/// `priority`, `permitted_identifiers`, `value`, …). Parsing is lazy and only rules that need
-/// such an attribute pay for it; they are on rare events.
+/// `priority`, `permitted_identifiers`, `value`, …). Parsing is lazy: only rules that need such
+/// an attribute pay for it, on the events that carry it.
 public struct AttributeReader {
-    private let object: [String: Any]
+    private let attributes: JSONAttributes?
 
     public init(_ attrs: String?) {
-        guard let attrs, let data = attrs.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else {
-            self.object = [:]
-            return
-        }
-        self.object = object
+        attributes = attrs.flatMap(JSONAttributes.init)
     }
 
-    public func string(_ name: String) -> String? { object[name] as? String }
+    public func string(_ name: String) -> String? {
+        guard case .string(let value) = attributes?[name] else { return nil }
+        return value
+    }
 
     public func double(_ name: String) -> Double? {
-        guard let number = object[name] as? NSNumber, !isBool(number) else { return nil }
-        return number.doubleValue
+        guard case .number(let value) = attributes?[name] else { return nil }
+        return value
     }
 
     public func int(_ name: String) -> Int? {
-        guard let value = double(name), value == value.rounded() else { return nil }
+        guard let value = double(name), value == value.rounded(), abs(value) < 1e15 else { return nil }
         return Int(value)
     }
 
     public func bool(_ name: String) -> Bool? {
-        guard let number = object[name] as? NSNumber, isBool(number) else { return nil }
-        return number.boolValue
+        guard case .bool(let value) = attributes?[name] else { return nil }
+        return value
     }
 
-    public func strings(_ name: String) -> [String]? { object[name] as? [String] }
-
-    public func contains(_ name: String) -> Bool { object[name] != nil }
-
-    private func isBool(_ number: NSNumber) -> Bool {
-        // JSONSerialization gives booleans as NSNumber too; on Linux the type is told by objCType.
-        String(cString: number.objCType) == "c" || type(of: number) == type(of: NSNumber(value: true))
+    public func strings(_ name: String) -> [String]? {
+        guard case .strings(let value) = attributes?[name] else { return nil }
+        return value
     }
+
+    public func contains(_ name: String) -> Bool { attributes?[name] != nil }
 }
 
 extension Event {

@@ -33,7 +33,13 @@ public enum EventKind: String, Sendable, CaseIterable, Hashable {
     case other
 
     public init(name: String) {
-        self = EventKindTable.shared.kind(of: name)
+        self = EventKindTable.shared.lookup(name).kind
+    }
+
+    /// The kind of an event name together with its ``ordinal``, in one table probe: the
+    /// replay's dispatch needs both for every event.
+    static func lookup(_ name: String) -> (kind: EventKind, ordinal: Int) {
+        EventKindTable.shared.lookup(name)
     }
 }
 
@@ -45,33 +51,39 @@ private struct EventKindTable: Sendable {
 
     private let names: [[UInt8]?]
     private let kinds: [EventKind]
+    private let ordinals: [Int]
     private let mask: Int
+    private let otherOrdinal: Int
 
     private init() {
         let size = 256
         var names = [[UInt8]?](repeating: nil, count: size)
         var kinds = [EventKind](repeating: .other, count: size)
-        for kind in EventKind.allCases where kind != .other {
+        var ordinals = [Int](repeating: 0, count: size)
+        for (ordinal, kind) in EventKind.allCases.enumerated() where kind != .other {
             let bytes = Array(kind.rawValue.utf8)
             var index = Self.hash(bytes) & (size - 1)
             while names[index] != nil { index = (index + 1) & (size - 1) }
             names[index] = bytes
             kinds[index] = kind
+            ordinals[index] = ordinal
         }
         self.names = names
         self.kinds = kinds
+        self.ordinals = ordinals
         mask = size - 1
+        otherOrdinal = EventKind.allCases.firstIndex(of: .other)!
     }
 
-    func kind(of name: String) -> EventKind {
+    func lookup(_ name: String) -> (kind: EventKind, ordinal: Int) {
         var name = name
         return name.withUTF8 { bytes in
             var index = Self.hash(bytes) & mask
             while let candidate = names[index] {
-                if candidate.elementsEqual(bytes) { return kinds[index] }
+                if candidate.elementsEqual(bytes) { return (kinds[index], ordinals[index]) }
                 index = (index + 1) & mask
             }
-            return .other
+            return (.other, otherOrdinal)
         }
     }
 

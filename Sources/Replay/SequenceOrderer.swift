@@ -3,8 +3,9 @@ import TraceModel
 /// Puts each launch's events back in `seq` order when a log holds them slightly out of order
 /// (the trace format orders events of a launch by `seq` where present).
 ///
-/// Holds at most `window` events per launch: an event whose predecessor has not come after
-/// that many others is released anyway (the gap is the log's, and the replay reports what
+/// Each launch is expected to start at `seq` 0. Holds at most `window` events per launch: an
+/// event whose predecessor has not come after that many others is released anyway (so a log
+/// that starts in the middle of a launch costs a delay, not a loss) (the gap is the log's, and the replay reports what
 /// follows from it). Events without `seq` pass straight through, in arrival order.
 public struct SequenceOrderer {
     private struct Key: Hashable {
@@ -27,7 +28,7 @@ public struct SequenceOrderer {
     public mutating func push(_ event: Event, emit: (Event) -> Void) {
         guard let seq = event.seq else { return emit(event) }
         let key = Key(device: event.device, launch: event.launch)
-        var pending = launches[key] ?? Pending(next: seq)
+        var pending = launches[key] ?? Pending(next: 0)
         if seq < pending.next {
             emit(event)  // later than its place, and its place has passed: keep it, late
         } else {

@@ -26,6 +26,9 @@ struct Benchmark: ParsableCommand {
     @Flag(help: "Skip the half-corpus ingest that shows whether peak memory stays flat.")
     var skipMemoryCheck = false
 
+    @Flag(help: "Only time the in-memory replay (for profiling the engine).")
+    var replayOnly = false
+
     @Flag(help: "Print the results as JSON too.")
     var json = false
 
@@ -38,6 +41,12 @@ struct Benchmark: ParsableCommand {
         let corpus = try Corpus.prepare(spec: spec, under: directory)
         print("corpus     \(corpus.summary)")
         print("machine    \(Machine.describe())")
+        if replayOnly {
+            let memory = try InMemoryReplay.measure(files: corpus.files)
+            print(String(format: "replay in memory: %d events in %.2f s, %.0f events/s, %d findings",
+                         memory.events, memory.seconds, Double(memory.events) / memory.seconds, memory.findings))
+            return
+        }
 
         let reference = try Measure.run(tools.zstd, ["-dcq"] + corpus.files, output: "/dev/null")
         let database = (directory as NSString).appendingPathComponent("bench.db")

@@ -28,6 +28,7 @@ import Testing
         let expected = try Self.count(reference)
 
         let database = work.appendingPathComponent("killed.db").path
+        var countsAfterKills: [Int] = []
         for delay in [0.15, 0.4, 0.8] {
             let running = try CLI.start(["ingest", "--quiet", "--db", database, corpus.path])
             Thread.sleep(forTimeInterval: delay)
@@ -35,7 +36,10 @@ import Testing
             _ = running.finish()
             // What a reader sees right after the kill is a consistent database.
             #expect(try CLI.sqlite(database, "PRAGMA integrity_check") == "ok")
+            countsAfterKills.append(Int(try CLI.sqlite(database, "SELECT count(*) FROM events")) ?? -1)
         }
+        // At least one kill must have landed mid-ingest, or this test proves nothing.
+        #expect(countsAfterKills.contains { $0 < Int(expected.events)! }, "\(countsAfterKills)")
         let rerun = try CLI.run(["ingest", "--json", "--db", database, corpus.path])
         #expect(rerun.status == 0, "\(rerun.stdout)\(rerun.stderr)")
         let counted = try Self.count(database)

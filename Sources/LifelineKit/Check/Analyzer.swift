@@ -22,7 +22,7 @@ public struct Analyzer: Sendable {
         var findings: [Finding] = []
         var devices = 0
         let replayer = Replayer(book: book, configuration: options.configuration)
-        let events = try store.forEachEvent(devices: options.devices) { event in
+        let events = try StoreReplay(store: store, devices: options.devices).run { event in
             replayer.receive(event) { findings.append($0) }
         } deviceEnded: { device in
             devices += 1

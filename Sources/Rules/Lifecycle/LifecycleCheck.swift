@@ -278,8 +278,8 @@ final class LifecycleCheck: Check {
     }
 
     private func readConfig(_ event: Event, launch: LaunchState) {
-        let config = ConfigAttributes(event.attrs)
-        launch.permittedIdentifiers = config.permittedIdentifiers
-        launch.backgroundModes = config.backgroundModes
+        let config = event.attributes
+        launch.permittedIdentifiers = config.strings("permitted_identifiers")
+        launch.backgroundModes = config.strings("background_modes")
     }
 }
