@@ -24,13 +24,14 @@ public struct ReplayContext {
     @discardableResult
     public func report(
         _ rule: Rule, at event: Event, events: [Event], message: String, budget: BudgetName? = nil,
-        budgetSeconds: Double? = nil, measured: Double? = nil, explainedBy: Finding? = nil
+        budgetSeconds: Double? = nil, measured: Double? = nil, unit: String? = nil, explainedBy: Finding? = nil
     ) -> Finding {
         let finding = Finding(
             rule: rule.id, category: rule.category, severity: device.severity(of: rule),
             device: device.device, launch: launch.launch, ts: event.ts,
             events: events.map(EventRef.init), budget: budget?.rawValue,
-            budgetSeconds: budgetSeconds ?? budget.map { budgets[$0] }, measured: measured, message: message,
+            budgetSeconds: budgetSeconds ?? budget.map { budgets[$0] }, measured: measured, unit: unit,
+            message: message,
             explainedBy: explainedBy.map { FindingRef(rule: $0.rule, ts: $0.ts) })
         device.emit(finding)
         if rule.explainsTermination { launch.explanations.append(finding) }

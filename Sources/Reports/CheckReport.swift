@@ -30,6 +30,8 @@ public struct CheckReport: Sendable, Hashable {
         public var launches: Int
         /// The largest measured value, with its budget, when the rule measures one.
         public var worst: Double?
+        /// The unit of ``worst``.
+        public var unit: String?
         public var budget: String?
         public var budgetSeconds: Double?
     }
@@ -41,7 +43,7 @@ public struct CheckReport: Sendable, Hashable {
         for finding in findings {
             var entry = byRule[finding.rule] ?? (
                 RuleSummary(rule: finding.rule, category: finding.category, severity: finding.severity, findings: 0,
-                            devices: 0, launches: 0, worst: nil, budget: finding.budget, budgetSeconds: finding.budgetSeconds),
+                            devices: 0, launches: 0, worst: nil, unit: finding.unit, budget: finding.budget, budgetSeconds: finding.budgetSeconds),
                 [], [])
             entry.summary.findings += 1
             entry.summary.severity = max(entry.summary.severity, finding.severity)

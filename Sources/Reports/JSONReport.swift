@@ -17,6 +17,7 @@ public enum JSONReport {
         public var budget: String?
         public var budgetSeconds: Double?
         public var measured: Double?
+        public var unit: String?
         public var message: String
         public var explainedBy: ExplanationJSON?
 
@@ -31,6 +32,7 @@ public enum JSONReport {
             budget = finding.budget
             budgetSeconds = finding.budgetSeconds
             measured = finding.measured.map { ($0 * 1000).rounded() / 1000 }
+            unit = finding.unit
             message = finding.message
             explainedBy = finding.explainedBy.map { ExplanationJSON(rule: $0.rule, ts: $0.ts.description) }
         }

@@ -25,7 +25,8 @@ public enum TextReport {
         for summary in summaries {
             let worst = summary.worst.map { value -> String in
                 let budget = summary.budgetSeconds.map { " (\(format($0)) s)" } ?? ""
-                return summary.budget == nil ? format(value) : "\(format(value)) s\(budget)"
+                let unit = summary.unit ?? "s"
+                return unit == "s" ? "\(format(value)) s\(budget)" : "\(format(value, digits: 0)) \(unit)"
             } ?? "-"
             rows.append([
                 summary.category.rawValue, summary.rule, summary.severity.rawValue, String(summary.findings),

@@ -14,8 +14,11 @@ public struct Finding: Sendable, Hashable, Codable {
     /// The budget the rule measured against, by name, with its value in seconds.
     public var budget: String?
     public var budgetSeconds: Double?
-    /// What was measured against the budget (a duration in seconds, or a count).
+    /// What was measured against the budget, in ``unit``.
     public var measured: Double?
+    /// The unit of ``measured``: `"s"` for durations (most rules), or a noun for counts
+    /// (`"requests"`).
+    public var unit: String?
     public var message: String
     /// For a termination: the finding that explains it (`rule` and `ts` of that finding).
     public var explainedBy: FindingRef?
@@ -23,7 +26,7 @@ public struct Finding: Sendable, Hashable, Codable {
     public init(
         rule: String, category: RuleCategory, severity: Severity, device: String, launch: String,
         ts: Timestamp, events: [EventRef], budget: String? = nil, budgetSeconds: Double? = nil,
-        measured: Double? = nil, message: String, explainedBy: FindingRef? = nil
+        measured: Double? = nil, unit: String? = nil, message: String, explainedBy: FindingRef? = nil
     ) {
         self.rule = rule
         self.category = category
@@ -35,6 +38,7 @@ public struct Finding: Sendable, Hashable, Codable {
         self.budget = budget
         self.budgetSeconds = budgetSeconds
         self.measured = measured
+        self.unit = measured == nil ? nil : unit ?? "s"
         self.message = message
         self.explainedBy = explainedBy
     }

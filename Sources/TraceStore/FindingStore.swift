@@ -53,8 +53,8 @@ extension Store {
             let runID = db.lastInsertedRowID
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO findings (run_id, rule, category, severity, device, launch, ts, event_ids, event_seqs,
-                    budget, budget_seconds, measured, message, explained_by)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    budget, budget_seconds, measured, unit, message, explained_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             var ids: [FindingKey: Int64] = [:]
             for finding in findings {
@@ -65,7 +65,7 @@ extension Store {
                     runID, finding.rule, finding.category.rawValue, finding.severity.rawValue, finding.device,
                     finding.launch, finding.ts.microseconds, Self.jsonArray(finding.events.map(\.rowID)),
                     Self.jsonArray(finding.events.map(\.seq)), finding.budget, finding.budgetSeconds,
-                    finding.measured, finding.message, explainedBy,
+                    finding.measured, finding.unit, finding.message, explainedBy,
                 ])
                 ids[FindingKey(device: finding.device, launch: finding.launch, rule: finding.rule, ts: finding.ts)] =
                     db.lastInsertedRowID

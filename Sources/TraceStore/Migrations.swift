@@ -126,6 +126,7 @@ enum Migrations {
                 budget TEXT,
                 budget_seconds REAL,
                 measured REAL,
+                unit TEXT,
                 message TEXT NOT NULL,
                 explained_by INTEGER REFERENCES findings(id)
             );

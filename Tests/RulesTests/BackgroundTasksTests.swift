@@ -250,15 +250,3 @@ import TraceModel
         #expect(!midLaunch.contains { $0.rule == "bgtask-launch-unregistered" })
     }
 }
-
-/// The findings of the work rules (all rules with `everyRule`) on `trace`, replayed through the
-/// whole catalog.
-private func workFindings(
-    _ trace: String, budgets: Budgets = Budgets(), everyRule: Bool = false
-) throws -> [Finding] {
-    let events = try ExampleTrace(Example(trace)).events
-    let work = Set(WorkRules.blueprints.flatMap(\.rules).map(\.id))
-    return Replayer.findings(
-        in: events, book: RuleCatalog.standard, configuration: ReplayConfiguration(budgets: budgets)
-    ).filter { everyRule || work.contains($0.rule) }
-}

@@ -21,6 +21,20 @@ import TraceModel
         {"ts":10.2,"seq":10,"event":"snapshot"}
         """
 
+    /// Like ``intoBackground``, with `mono` on every event (100 s ahead of `ts`), no
+    /// willFinishLaunching and task 1 unnamed (`seq` 0–8).
+    static let intoBackgroundWithMono = """
+        {"ts":0,"launch":"L1","seq":0,"mono":100,"event":"launch","reason":"user"}
+        {"ts":0.4,"seq":1,"mono":100.4,"event":"didFinishLaunching","phase":"begin"}
+        {"ts":0.5,"seq":2,"mono":100.5,"event":"didFinishLaunching","phase":"end"}
+        {"ts":1,"seq":3,"mono":101,"event":"didBecomeActive"}
+        {"ts":5,"seq":4,"mono":105,"event":"beginBackgroundTask","task":1}
+        {"ts":9.9,"seq":5,"mono":109.9,"event":"willResignActive"}
+        {"ts":10,"seq":6,"mono":110,"event":"didEnterBackground","phase":"begin"}
+        {"ts":10.1,"seq":7,"mono":110.1,"event":"didEnterBackground","phase":"end"}
+        {"ts":10.2,"seq":8,"mono":110.2,"event":"snapshot"}
+        """
+
     @Test func endingExactlyAtTheBudgetIsFineAndJustAfterIsAnOverrun() throws {
         let atBudget = try workFindings(Self.intoBackground + """
 
@@ -43,30 +57,14 @@ import TraceModel
     @Test func monoIsPreferredOverTs() throws {
         // ts says 45 s in the background, the monotonic clock 20 s: the wall clock jumped.
         let jumped = try workFindings("""
-            {"ts":0,"launch":"L1","seq":0,"mono":100,"event":"launch","reason":"user"}
-            {"ts":0.4,"seq":1,"mono":100.4,"event":"didFinishLaunching","phase":"begin"}
-            {"ts":0.5,"seq":2,"mono":100.5,"event":"didFinishLaunching","phase":"end"}
-            {"ts":1,"seq":3,"mono":101,"event":"didBecomeActive"}
-            {"ts":5,"seq":4,"mono":105,"event":"beginBackgroundTask","task":1}
-            {"ts":9.9,"seq":5,"mono":109.9,"event":"willResignActive"}
-            {"ts":10,"seq":6,"mono":110,"event":"didEnterBackground","phase":"begin"}
-            {"ts":10.1,"seq":7,"mono":110.1,"event":"didEnterBackground","phase":"end"}
-            {"ts":10.2,"seq":8,"mono":110.2,"event":"snapshot"}
+            \(Self.intoBackgroundWithMono)
             {"ts":55,"seq":9,"mono":130,"event":"endBackgroundTask","task":1}
             {"ts":55.5,"seq":10,"mono":130.5,"event":"suspend"}
             """)
         #expect(!jumped.contains { $0.rule == "background-task-overrun" })
         // And the other way round: ts says 20 s, mono 45 s.
         let slow = try workFindings("""
-            {"ts":0,"launch":"L1","seq":0,"mono":100,"event":"launch","reason":"user"}
-            {"ts":0.4,"seq":1,"mono":100.4,"event":"didFinishLaunching","phase":"begin"}
-            {"ts":0.5,"seq":2,"mono":100.5,"event":"didFinishLaunching","phase":"end"}
-            {"ts":1,"seq":3,"mono":101,"event":"didBecomeActive"}
-            {"ts":5,"seq":4,"mono":105,"event":"beginBackgroundTask","task":1}
-            {"ts":9.9,"seq":5,"mono":109.9,"event":"willResignActive"}
-            {"ts":10,"seq":6,"mono":110,"event":"didEnterBackground","phase":"begin"}
-            {"ts":10.1,"seq":7,"mono":110.1,"event":"didEnterBackground","phase":"end"}
-            {"ts":10.2,"seq":8,"mono":110.2,"event":"snapshot"}
+            \(Self.intoBackgroundWithMono)
             {"ts":30,"seq":9,"mono":155,"event":"endBackgroundTask","task":1}
             {"ts":30.5,"seq":10,"mono":155.5,"event":"suspend"}
             """)
@@ -193,16 +191,4 @@ import TraceModel
         #expect(result.map(\.rule) == ["background-task-begun-late"])
         #expect(result.first?.ts == Timestamp(seconds: 10.05))
     }
-}
-
-/// The findings of the work rules (all rules with `everyRule`) on `trace`, replayed through the
-/// whole catalog.
-private func workFindings(
-    _ trace: String, budgets: Budgets = Budgets(), everyRule: Bool = false
-) throws -> [Finding] {
-    let events = try ExampleTrace(Example(trace)).events
-    let work = Set(WorkRules.blueprints.flatMap(\.rules).map(\.id))
-    return Replayer.findings(
-        in: events, book: RuleCatalog.standard, configuration: ReplayConfiguration(budgets: budgets)
-    ).filter { everyRule || work.contains($0.rule) }
 }

@@ -208,12 +208,3 @@ import TraceModel
         #expect(strict.first?.measured == 20)
     }
 }
-
-/// The findings of the work rules on `trace`, replayed through the whole catalog.
-private func workFindings(_ trace: String, budgets: Budgets = Budgets()) throws -> [Finding] {
-    let events = try ExampleTrace(Example(trace)).events
-    let work = Set(WorkRules.blueprints.flatMap(\.rules).map(\.id))
-    return Replayer.findings(
-        in: events, book: RuleCatalog.standard, configuration: ReplayConfiguration(budgets: budgets)
-    ).filter { work.contains($0.rule) }
-}

@@ -1,34 +1,13 @@
 import Foundation
 import Replay
-import Rules
+@testable import Rules
 import Testing
 import TraceModel
-
-/// Replays tiny inline traces (example syntax: `device` defaults to D, `launch` to L1) through the
-/// whole catalog, for the tests of the lifecycle, sequence and termination rules.
-enum LifecycleReplay {
-    static func findings(_ trace: String) throws -> [Finding] {
-        let events = try ExampleTrace(Example(trace)).events
-        return Replayer.findings(in: events, book: RuleCatalog.standard)
-    }
-
-    /// The findings of the rules this suite is about (the state machine, sequences, terminations).
-    static func own(_ trace: String) throws -> [Finding] {
-        try findings(trace).filter { ownRules.contains($0.rule) }
-    }
-
-    static let ownRules: Set<String> = [
-        "illegal-transition", "event-after-terminate", "event-while-suspended", "launch-sequence",
-        "background-launch-sequence", "background-resume-sequence", "foreground-to-background-sequence",
-        "did-enter-background-overrun", "termination-explained", "termination-unexplained",
-    ]
-}
 
 @Suite struct LifecycleTests {
     @Test func anInterruptionNeverLeavesTheForeground() throws {
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+            \(ExampleTraces.active)
             {"ts":10,"seq":2,"event":"willResignActive"}
             {"ts":14,"seq":3,"event":"didBecomeActive"}
             {"ts":20,"seq":4,"event":"willResignActive"}
@@ -39,10 +18,7 @@ enum LifecycleReplay {
 
     @Test func aBounceBeforeSuspensionIsLegal() throws {
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-            {"ts":60,"seq":2,"event":"willResignActive"}
-            {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+            \(ExampleTraces.leavingForeground)
             {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
             {"ts":60.4,"seq":5,"event":"willEnterForeground"}
             {"ts":60.5,"seq":6,"event":"didBecomeActive"}
@@ -57,17 +33,8 @@ enum LifecycleReplay {
     }
 
     @Test func aUserResumeGoesToTheForegroundWithNoBackgroundSequence() throws {
-        let prefix = """
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-            {"ts":60,"seq":2,"event":"willResignActive"}
-            {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
-            {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
-            {"ts":60.3,"seq":5,"event":"snapshot"}
-            {"ts":61,"seq":6,"event":"suspend"}
-
-            """
-        let user = try LifecycleReplay.own(prefix + """
+        let user = try LifecycleReplay.own("""
+            \(ExampleTraces.suspended)
             {"ts":300,"seq":7,"event":"resume","reason":"user"}
             {"ts":300.1,"seq":8,"event":"willEnterForeground"}
             {"ts":300.2,"seq":9,"event":"didBecomeActive"}
@@ -76,7 +43,8 @@ enum LifecycleReplay {
 
         // The same events after a resume for a push: the background-resume sequence applies, and
         // willEnterForeground ends it (the user opened the app) — but the snapshot came too early.
-        let background = try LifecycleReplay.own(prefix + """
+        let background = try LifecycleReplay.own("""
+            \(ExampleTraces.suspended)
             {"ts":300,"seq":7,"event":"resume","reason":"system","cause":"push"}
             {"ts":300.1,"seq":8,"event":"snapshot"}
             {"ts":300.2,"seq":9,"event":"willEnterForeground"}
@@ -88,8 +56,7 @@ enum LifecycleReplay {
 
     @Test func anIllegalTransitionYieldsOneFindingAndTheReplayContinues() throws {
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+            \(ExampleTraces.active)
             {"ts":60,"seq":2,"event":"didEnterBackground","phase":"begin"}
             {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"end"}
             {"ts":60.2,"seq":4,"event":"snapshot"}
@@ -110,9 +77,7 @@ enum LifecycleReplay {
 
     @Test func didBecomeActiveInTheBackgroundIsOneFindingThenTheAppIsActive() throws {
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"fetch"}
-            {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
-            {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
+            \(ExampleTraces.backgroundLaunch(cause: "fetch"))
             {"ts":0.3,"seq":3,"event":"fetch.perform","call":1}
             {"ts":1,"seq":4,"event":"fetch.complete","call":1,"result":"noData"}
             {"ts":1.1,"seq":5,"event":"didBecomeActive"}
@@ -125,13 +90,7 @@ enum LifecycleReplay {
 
     @Test func codeWhileSuspendedAssumesTheMissingResume() throws {
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-            {"ts":60,"seq":2,"event":"willResignActive"}
-            {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
-            {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
-            {"ts":60.3,"seq":5,"event":"snapshot"}
-            {"ts":61,"seq":6,"event":"suspend"}
+            \(ExampleTraces.suspended)
             {"ts":200,"seq":7,"event":"network","reachable":true,"wifi":true}
             {"ts":300,"seq":8,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
             {"ts":301,"seq":9,"event":"push.complete","call":1,"result":"newData"}
@@ -147,8 +106,7 @@ enum LifecycleReplay {
 
     @Test func eventsAfterTerminateAreOneFinding() throws {
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+            \(ExampleTraces.active)
             {"ts":10,"seq":2,"event":"terminate","reason":"crash"}
             {"ts":11,"seq":3,"event":"willResignActive"}
             {"ts":12,"seq":4,"event":"didEnterBackground","phase":"begin"}
@@ -180,8 +138,7 @@ enum LifecycleReplay {
 
     @Test func anExtensionDoesNotDisturbTheAppsLifeCycle() throws {
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+            \(ExampleTraces.active)
             {"launch":"X1","ts":5,"seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
             {"launch":"X1","ts":5.1,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
             {"ts":6,"seq":2,"event":"willResignActive"}

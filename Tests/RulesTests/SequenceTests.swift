@@ -1,5 +1,5 @@
 import Replay
-import Rules
+@testable import Rules
 import Testing
 import TraceModel
 
@@ -7,8 +7,7 @@ import TraceModel
     @Test func terminateCutsASequenceShortWithoutAFinding() throws {
         // The user swipes the app away from the app switcher.
         let swiped = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+            \(ExampleTraces.active)
             {"ts":60,"seq":2,"event":"willResignActive"}
             {"ts":60.01,"seq":3,"event":"willTerminate"}
             {"ts":60.02,"seq":4,"event":"terminate","reason":"user"}
@@ -18,9 +17,7 @@ import TraceModel
         // Killed for memory before the event it was launched for was delivered: the kill is
         // reported (as unexplained), the sequence is not.
         let killed = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"bgtask"}
-            {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
-            {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
+            \(ExampleTraces.backgroundLaunch(cause: "bgtask"))
             {"ts":0.5,"seq":3,"event":"terminate","reason":"memory"}
             """)
         #expect(killed.map(\.rule) == ["termination-unexplained"])
@@ -28,10 +25,7 @@ import TraceModel
 
     @Test func aSnapshotBeforeDidEnterBackgroundReturnedIsOneActionableFinding() throws {
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-            {"ts":60,"seq":2,"event":"willResignActive"}
-            {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+            \(ExampleTraces.leavingForeground)
             {"ts":60.2,"seq":4,"event":"snapshot"}
             {"ts":60.3,"seq":5,"event":"didEnterBackground","phase":"end"}
             {"ts":60.4,"seq":6,"event":"snapshot"}
@@ -66,9 +60,7 @@ import TraceModel
     @Test func theCauseEventIsTheOneTheLaunchWasFor() throws {
         // Launched for a push; a location update is no step, and the push never came.
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
-            {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
-            {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
+            \(ExampleTraces.backgroundLaunch(cause: "push"))
             {"ts":0.3,"seq":3,"event":"location.update"}
             {"ts":0.4,"seq":4,"event":"snapshot"}
             {"ts":1,"seq":5,"event":"suspend"}
@@ -80,9 +72,7 @@ import TraceModel
 
     @Test func aResumeForAnEventRestartsTheSequenceEachTime() throws {
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"fetch"}
-            {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
-            {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
+            \(ExampleTraces.backgroundLaunch(cause: "fetch"))
             {"ts":0.3,"seq":3,"event":"fetch.perform","call":1}
             {"ts":1,"seq":4,"event":"fetch.complete","call":1,"result":"noData"}
             {"ts":1.1,"seq":5,"event":"snapshot"}
@@ -115,8 +105,7 @@ import TraceModel
     @Test func anIllegalEventIsNotAlsoASequenceBreach() throws {
         // suspend while active: illegal-transition only, not foreground-to-background-sequence too.
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+            \(ExampleTraces.active)
             {"ts":60,"seq":2,"event":"willResignActive"}
             {"ts":61,"seq":3,"event":"suspend"}
             """)
@@ -125,8 +114,7 @@ import TraceModel
 
     @Test func didEnterBackgroundThatNeverReturnsOverrunsAtSuspension() throws {
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+            \(ExampleTraces.active)
             {"ts":60,"seq":2,"event":"willResignActive"}
             {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin","mono":100.0}
             {"ts":60.2,"seq":4,"event":"snapshot"}

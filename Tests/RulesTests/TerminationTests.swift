@@ -1,15 +1,12 @@
 import Replay
-import Rules
+@testable import Rules
 import Testing
 import TraceModel
 
 @Suite struct TerminationTests {
     @Test func aWatchdogKillDuringDidEnterBackgroundIsExplainedByTheOverrun() throws {
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-            {"ts":60,"seq":2,"event":"willResignActive"}
-            {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+            \(ExampleTraces.leavingForeground)
             {"ts":68.1,"seq":4,"event":"terminate","reason":"watchdog"}
             """)
         #expect(findings.map(\.rule) == ["did-enter-background-overrun", "termination-explained"])
@@ -45,12 +42,7 @@ import TraceModel
 
     @Test func aBackgroundKillWithNothingToExplainItIsUnexplained() throws {
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-            {"ts":60,"seq":2,"event":"willResignActive"}
-            {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
-            {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
-            {"ts":60.3,"seq":5,"event":"snapshot"}
+            \(ExampleTraces.inBackground)
             {"ts":60.9,"seq":6,"event":"terminate","reason":"memory"}
             """)
         #expect(findings.map(\.rule) == ["termination-unexplained"])
@@ -61,10 +53,7 @@ import TraceModel
     @Test func aKillWhileSuspendedIsUnexplainedUnlessWorkWasHeldAtSuspension() throws {
         // The overrun came and went; the app was suspended cleanly afterwards... then killed later.
         let findings = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-            {"ts":60,"seq":2,"event":"willResignActive"}
-            {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+            \(ExampleTraces.leavingForeground)
             {"ts":66.6,"seq":4,"event":"didEnterBackground","phase":"end"}
             {"ts":66.7,"seq":5,"event":"snapshot"}
             {"ts":67,"seq":6,"event":"suspend"}
@@ -74,10 +63,7 @@ import TraceModel
 
         // didEnterBackground had not returned when the app was suspended: that explains the kill.
         let held = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-            {"ts":60,"seq":2,"event":"willResignActive"}
-            {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+            \(ExampleTraces.leavingForeground)
             {"ts":66.7,"seq":4,"event":"snapshot"}
             {"ts":67,"seq":5,"event":"suspend"}
             {"ts":68,"seq":6,"event":"terminate","reason":"assertion-timeout"}
@@ -96,9 +82,7 @@ import TraceModel
         #expect(swiped.map(\.rule) == ["did-enter-background-overrun"])
 
         let quiet = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"audio"}
-            {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
-            {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
+            \(ExampleTraces.backgroundLaunch(cause: "audio"))
             {"ts":0.3,"seq":3,"event":"snapshot"}
             {"ts":1,"seq":4,"event":"suspend"}
             {"ts":5000,"seq":5,"event":"terminate","reason":"quiet"}
@@ -106,8 +90,7 @@ import TraceModel
         #expect(quiet.isEmpty, "\(quiet.map(\.message))")
 
         let crashOnScreen = try LifecycleReplay.own("""
-            {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+            \(ExampleTraces.active)
             {"ts":30,"seq":2,"event":"terminate","reason":"crash"}
             """)
         #expect(crashOnScreen.isEmpty, "\(crashOnScreen.map(\.message))")

@@ -36,14 +36,7 @@ import Testing
     }
 
     @Test func singleFrame() throws {
-        let scratch = try Scratch()
-        let texts = sampleLines(1000)
-        let path = try scratch.write("a.zst", try scratch.compress(joined(texts), with: "zstd", name: "a.jsonl"))
-        let (lines, reader) = try readAll(path)
-        #expect(reader.compression == .zstd)
-        #expect(lines == complete(texts))
-        #expect(reader.cut == nil)
-        #expect(reader.decompressedBytes == joined(texts).utf8.count)
+        try CompressedStream.expectReadsWhole(.zstd)
     }
 
     @Test func concatenatedFramesYieldAllLinesInOrder() throws {
@@ -135,24 +128,8 @@ import Testing
     /// A big single frame holds many blocks; any cut keeps a correct prefix of the lines.
     @Test(arguments: [0, 25, 50, 75, 99])
     func largeFrameTruncatedKeepsCompleteLinesBeforeTheCut(percent: Int) throws {
-        let scratch = try Scratch()
-        let texts = sampleLines(40_000)
-        let compressed = try scratch.compress(joined(texts), with: "zstd", name: "a.jsonl")
-        #expect(compressed.count > 100_000)
-        let end = max(9, compressed.count * percent / 100)
-        let path = try scratch.write("cut.zst", compressed[..<end])
-        let (lines, reader) = try readAll(path)
-        let whole = lines.filter { $0.kind == .complete }
-        #expect(whole == complete(Array(texts.prefix(whole.count))))
-        if percent >= 50 { #expect(whole.count > 10_000) }
-        #expect(whole.count < texts.count)
-        if let last = lines.last, last.kind == .cutShort {
-            #expect(last.number == whole.count + 1)
-            #expect(texts[whole.count].hasPrefix(last.text))
-        }
-        let cut = try #require(reader.cut)
-        #expect(cut.compressedOffset == end)
-        #expect(cut.afterLine == whole.count)
+        let (cut, end) = try CompressedStream.readTruncated(
+            .zstd, lines: 40_000, percent: percent, minimumEnd: 9, wholeLinesPastHalf: 10_000)
         #expect(cut.reason.hasSuffix("cut short at byte \(end): input ended mid-frame"))
     }
 
@@ -173,17 +150,10 @@ import Testing
     }
 
     @Test func corruptBytesMidStreamSetCutWithTheLibraryError() throws {
-        let scratch = try Scratch()
-        let texts = sampleLines(40_000)
-        var bytes = try scratch.compress(joined(texts), with: "zstd", name: "a.jsonl")
-        for i in stride(from: bytes.count / 2, to: bytes.count / 2 + 64, by: 3) { bytes[i] ^= 0x5A }
-        let path = try scratch.write("bad.zst", bytes)
-        let (lines, reader) = try readAll(path)
-        let cut = try #require(reader.cut)
+        let (lines, cut, size) = try CompressedStream.readCorrupted(.zstd, lines: 40_000)
         #expect(cut.reason.hasPrefix("zstd: "))
         #expect(cut.reason.hasSuffix(" at or after byte \(cut.compressedOffset)"))
-        #expect(cut.compressedOffset > 0 && cut.compressedOffset <= bytes.count / 2)
-        #expect(Array(lines.prefix(1000)) == complete(Array(texts.prefix(1000))))
+        #expect(cut.compressedOffset > 0 && cut.compressedOffset <= size / 2)
         #expect(cut.afterLine == lines.filter { $0.kind != .cutShort }.count)
     }
 }

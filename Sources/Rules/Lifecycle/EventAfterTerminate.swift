@@ -18,8 +18,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                \(ExampleTraces.active)
                 {"ts":60,"seq":2,"event":"terminate","reason":"crash"}
                 {"ts":70,"launch":"L2","seq":0,"event":"launch","reason":"user"}
                 {"ts":70.3,"launch":"L2","seq":1,"event":"didBecomeActive"}
@@ -27,15 +26,13 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                \(ExampleTraces.active)
                 {"ts":60,"seq":2,"event":"terminate","reason":"crash"}
                 ↓{"ts":61,"seq":3,"event":"network","reachable":true,"wifi":false}
                 {"ts":62,"seq":4,"event":"willResignActive"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
-                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
+                \(ExampleTraces.notificationReceived)
                 {"ts":0.9,"seq":2,"event":"nse.contentHandler","call":1,"process":"extension:nse"}
                 {"ts":5,"seq":3,"event":"terminate","reason":"quiet","process":"extension:nse"}
                 ↓{"ts":6,"seq":4,"event":"nse.receive","call":2,"process":"extension:nse"}

@@ -22,13 +22,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
-                {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
-                {"ts":60.3,"seq":5,"event":"snapshot"}
-                {"ts":61,"seq":6,"event":"suspend"}
+                \(ExampleTraces.suspended)
                 {"ts":200,"seq":7,"event":"power","low_power_mode":false,"battery":0.8,"charging":false}
                 {"ts":300,"seq":8,"event":"resume","reason":"system","cause":"push"}
                 {"ts":300.1,"seq":9,"event":"didEnterBackground","phase":"begin"}
@@ -41,26 +35,14 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
-                {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
-                {"ts":60.3,"seq":5,"event":"snapshot"}
-                {"ts":61,"seq":6,"event":"suspend"}
+                \(ExampleTraces.suspended)
                 ↓{"ts":300,"seq":7,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
                 {"ts":302,"seq":8,"event":"push.complete","call":1,"result":"noData"}
                 {"ts":302.1,"seq":9,"event":"snapshot"}
                 {"ts":303,"seq":10,"event":"suspend"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
-                {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
-                {"ts":60.3,"seq":5,"event":"snapshot"}
-                {"ts":61,"seq":6,"event":"suspend"}
+                \(ExampleTraces.suspended)
                 ↓{"ts":400,"seq":7,"event":"willEnterForeground"}
                 {"ts":400.1,"seq":8,"event":"didBecomeActive"}
                 """),

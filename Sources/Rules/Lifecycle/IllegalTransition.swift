@@ -64,26 +64,19 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
-                {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
-                {"ts":60.3,"seq":5,"event":"snapshot"}
+                \(ExampleTraces.inBackground)
                 ↓{"ts":62,"seq":6,"event":"didBecomeActive"}
                 {"ts":70,"seq":7,"event":"willResignActive"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                \(ExampleTraces.active)
                 ↓{"ts":60,"seq":2,"event":"didEnterBackground","phase":"begin"}
                 {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"end"}
                 {"ts":60.2,"seq":4,"event":"snapshot"}
                 {"ts":61,"seq":5,"event":"suspend"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                \(ExampleTraces.active)
                 ↓{"ts":60,"seq":2,"event":"suspend"}
                 {"ts":300,"seq":3,"event":"resume","reason":"user"}
                 {"ts":300.1,"seq":4,"event":"willEnterForeground"}

@@ -50,9 +50,7 @@ extension Rule {
                 {"ts":0.3,"seq":4,"event":"snapshot"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
-                {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
-                {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
+                \(ExampleTraces.backgroundLaunch(cause: "push"))
                 {"ts":0.3,"seq":3,"event":"willEnterForeground"}
                 {"ts":0.4,"seq":4,"event":"didBecomeActive"}
                 """),
@@ -71,18 +69,14 @@ extension Rule {
                 {"ts":5.2,"seq":9,"event":"suspend"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
-                {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
-                {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
+                \(ExampleTraces.backgroundLaunch(cause: "push"))
                 ↓{"ts":0.3,"seq":3,"event":"snapshot"}
                 {"ts":0.4,"seq":4,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
                 {"ts":1,"seq":5,"event":"push.complete","call":1,"result":"noData"}
                 {"ts":1.1,"seq":6,"event":"suspend"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"fetch"}
-                {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
-                {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
+                \(ExampleTraces.backgroundLaunch(cause: "fetch"))
                 {"ts":0.3,"seq":3,"event":"fetch.perform","call":1}
                 {"ts":2,"seq":4,"event":"fetch.complete","call":1,"result":"newData"}
                 ↓{"ts":2.1,"seq":5,"event":"suspend"}

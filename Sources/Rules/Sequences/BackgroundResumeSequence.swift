@@ -21,9 +21,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                {"ts":0,"seq":0,"event":"resume","reason":"system","cause":"push"}
-                {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
-                {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
+                \(ExampleTraces.backgroundResume(cause: "push"))
                 {"ts":0.25,"seq":3,"event":"network","reachable":true,"wifi":true}
                 {"ts":0.3,"seq":4,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
                 {"ts":3,"seq":5,"event":"push.complete","call":1,"result":"newData"}
@@ -36,9 +34,7 @@ extension Rule {
                 {"ts":0.2,"seq":2,"event":"didBecomeActive"}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"resume","reason":"system","cause":"bgtask"}
-                {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
-                {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
+                \(ExampleTraces.backgroundResume(cause: "bgtask"))
                 {"ts":0.3,"seq":3,"event":"bgtask.launch","identifier":"r","task":1}
                 {"ts":9,"seq":4,"event":"terminate","reason":"watchdog"}
                 """),
@@ -61,9 +57,7 @@ extension Rule {
                 {"ts":0.4,"seq":4,"event":"urlsession.handleEvents","identifier":"s","call":1}
                 """),
             Example("""
-                {"ts":0,"seq":0,"event":"resume","reason":"system","cause":"bgtask"}
-                {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
-                {"ts":0.2,"seq":2,"event":"didEnterBackground","phase":"end"}
+                \(ExampleTraces.backgroundResume(cause: "bgtask"))
                 ↓{"ts":0.3,"seq":3,"event":"suspend"}
                 """),
         ])

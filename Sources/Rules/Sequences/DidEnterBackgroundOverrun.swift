@@ -20,10 +20,7 @@ extension Rule {
         budget: .didEnterBackground, explainsTermination: true,
         passing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.leavingForeground)
                 {"ts":65.1,"seq":4,"event":"didEnterBackground","phase":"end"}
                 {"ts":65.2,"seq":5,"event":"snapshot"}
                 {"ts":66,"seq":6,"event":"suspend"}
@@ -31,19 +28,13 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.leavingForeground)
                 ↓{"ts":66.6,"seq":4,"event":"didEnterBackground","phase":"end"}
                 {"ts":66.7,"seq":5,"event":"snapshot"}
                 {"ts":67,"seq":6,"event":"suspend"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.leavingForeground)
                 ↓{"ts":68.1,"seq":4,"event":"terminate","reason":"watchdog"}
                 """),
             Example("""

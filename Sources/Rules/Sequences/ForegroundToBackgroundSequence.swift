@@ -25,8 +25,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                \(ExampleTraces.active)
                 {"ts":10,"seq":2,"event":"willResignActive"}
                 {"ts":12,"seq":3,"event":"didBecomeActive"}
                 {"ts":60,"seq":4,"event":"willResignActive"}
@@ -37,10 +36,7 @@ extension Rule {
                 {"ts":60.9,"seq":9,"event":"suspend"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.leavingForeground)
                 {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
                 {"ts":60.5,"seq":5,"event":"willEnterForeground"}
                 {"ts":60.6,"seq":6,"event":"didBecomeActive"}
@@ -51,27 +47,20 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.leavingForeground)
                 ↓{"ts":60.2,"seq":4,"event":"snapshot"}
                 {"ts":60.3,"seq":5,"event":"didEnterBackground","phase":"end"}
                 {"ts":61,"seq":6,"event":"suspend"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                \(ExampleTraces.active)
                 {"ts":60,"seq":2,"event":"willResignActive"}
                 ↓{"ts":60.1,"seq":3,"event":"snapshot"}
                 {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"begin"}
                 {"ts":60.3,"seq":5,"event":"didEnterBackground","phase":"end"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.leavingForeground)
                 {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
                 ↓{"ts":61,"seq":5,"event":"suspend"}
                 """),

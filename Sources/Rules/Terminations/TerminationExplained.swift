@@ -26,20 +26,14 @@ extension Rule {
             """,
         passing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.leavingForeground)
                 {"ts":67,"seq":4,"event":"didEnterBackground","phase":"end"}
                 {"ts":67.1,"seq":5,"event":"snapshot"}
                 {"ts":68,"seq":6,"event":"suspend"}
                 {"ts":4000,"seq":7,"event":"terminate","reason":"quiet"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.leavingForeground)
                 {"ts":67,"seq":4,"event":"didEnterBackground","phase":"end"}
                 {"ts":67.1,"seq":5,"event":"snapshot"}
                 {"ts":70,"seq":6,"event":"willEnterForeground"}
@@ -51,10 +45,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.leavingForeground)
                 ↓{"ts":68,"seq":4,"event":"terminate","reason":"watchdog"}
                 """),
             Example("""

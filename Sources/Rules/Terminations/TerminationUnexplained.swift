@@ -19,43 +19,25 @@ extension Rule {
             """,
         passing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
-                {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
-                {"ts":60.3,"seq":5,"event":"snapshot"}
-                {"ts":61,"seq":6,"event":"suspend"}
+                \(ExampleTraces.suspended)
                 {"ts":4000,"seq":7,"event":"terminate","reason":"quiet"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
+                \(ExampleTraces.active)
                 {"ts":30,"seq":2,"event":"terminate","reason":"crash"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.leavingForeground)
                 {"ts":68,"seq":4,"event":"terminate","reason":"watchdog"}
                 """),
         ],
         failing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
-                {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"end"}
-                {"ts":60.3,"seq":5,"event":"snapshot"}
+                \(ExampleTraces.inBackground)
                 ↓{"ts":60.9,"seq":6,"event":"terminate","reason":"memory"}
                 """),
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":60,"seq":2,"event":"willResignActive"}
-                {"ts":60.1,"seq":3,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.leavingForeground)
                 {"ts":67,"seq":4,"event":"didEnterBackground","phase":"end"}
                 {"ts":67.1,"seq":5,"event":"snapshot"}
                 {"ts":68,"seq":6,"event":"suspend"}

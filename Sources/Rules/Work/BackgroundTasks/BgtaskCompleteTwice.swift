@@ -16,8 +16,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.refresh","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.refresh"))
                 {"ts":6,"seq":12,"event":"bgtask.complete","task":1,"success":true}
                 {"ts":6.1,"seq":13,"event":"snapshot"}
                 {"ts":6.5,"seq":14,"event":"suspend"}
@@ -25,8 +24,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.refresh","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.refresh"))
                 {"ts":6,"seq":12,"event":"bgtask.complete","task":1,"success":true}
                 ↓{"ts":7.2,"seq":13,"event":"bgtask.complete","task":1,"success":false}
                 {"ts":7.3,"seq":14,"event":"snapshot"}

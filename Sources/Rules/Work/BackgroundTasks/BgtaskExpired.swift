@@ -19,8 +19,7 @@ extension Rule {
         budget: .expirationGrace, explainsTermination: true,
         passing: [
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.refresh","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.refresh"))
                 {"ts":2,"seq":12,"event":"bgtask.submit","identifier":"com.example.refresh","type":"refresh"}
                 {"ts":29,"seq":13,"event":"bgtask.expire","task":1}
                 {"ts":30,"seq":14,"event":"bgtask.complete","task":1,"success":false}
@@ -30,8 +29,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.refresh","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.refresh"))
                 {"ts":2,"seq":12,"event":"bgtask.submit","identifier":"com.example.refresh","type":"refresh"}
                 {"ts":29,"seq":13,"event":"bgtask.expire","task":1}
                 ↓{"ts":35,"seq":14,"event":"bgtask.complete","task":1,"success":false}
@@ -39,8 +37,7 @@ extension Rule {
                 {"ts":35.5,"seq":16,"event":"suspend"}
                 """),
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.refresh","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.refresh"))
                 {"ts":29,"seq":12,"event":"bgtask.expire","task":1}
                 ↓{"ts":36,"seq":13,"event":"terminate","reason":"watchdog"}
                 """),

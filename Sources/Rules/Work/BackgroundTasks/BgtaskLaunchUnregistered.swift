@@ -16,8 +16,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.refresh","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.refresh"))
                 {"ts":5,"seq":12,"event":"bgtask.complete","task":1,"success":true}
                 {"ts":5.1,"seq":13,"event":"snapshot"}
                 {"ts":5.5,"seq":14,"event":"suspend"}
@@ -26,7 +25,7 @@ extension Rule {
         failing: [
             // com.example.digest is permitted but was never registered.
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
+                \(ExampleTraces.systemLaunch("bgtask"))
                 ↓{"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.digest","task":1}
                 {"ts":5,"seq":12,"event":"bgtask.complete","task":1,"success":true}
                 {"ts":5.1,"seq":13,"event":"snapshot"}

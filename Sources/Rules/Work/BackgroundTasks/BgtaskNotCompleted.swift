@@ -17,8 +17,7 @@ extension Rule {
         explainsTermination: true,
         passing: [
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.refresh","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.refresh"))
                 {"ts":9,"seq":12,"event":"bgtask.complete","task":1,"success":true}
                 {"ts":9.1,"seq":13,"event":"snapshot"}
                 {"ts":9.5,"seq":14,"event":"suspend"}
@@ -26,14 +25,12 @@ extension Rule {
         ],
         failing: [
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.refresh","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.refresh"))
                 {"ts":9.1,"seq":12,"event":"snapshot"}
                 ↓{"ts":9.5,"seq":13,"event":"suspend"}
                 """),
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.refresh","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.refresh"))
                 {"ts":2,"seq":12,"event":"bgtask.submit","identifier":"com.example.refresh","type":"refresh"}
                 ↓{"ts":29,"seq":13,"event":"terminate","reason":"watchdog"}
                 """),

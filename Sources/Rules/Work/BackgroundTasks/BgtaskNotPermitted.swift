@@ -18,7 +18,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                \(WorkTraces.userLaunch)
+                \(ExampleTraces.userLaunch)
                 {"ts":3,"seq":10,"event":"bgtask.submit","identifier":"com.example.digest","type":"refresh"}
                 """),
             // No config in this launch: nothing to judge by.

@@ -21,8 +21,7 @@ extension Rule {
         budget: .processingTask, explainsTermination: true,
         passing: [
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.cleanup","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.cleanup"))
                 {"ts":2,"seq":12,"event":"power","low_power_mode":false,"battery":0.8,"charging":true}
                 {"ts":421,"seq":13,"event":"bgtask.complete","task":1,"success":true}
                 {"ts":421.1,"seq":14,"event":"snapshot"}
@@ -31,8 +30,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.cleanup","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.cleanup"))
                 {"ts":2,"seq":12,"event":"bgtask.submit","identifier":"com.example.cleanup","type":"processing","requires_power":true}
                 ↓{"ts":713.5,"seq":13,"event":"bgtask.complete","task":1,"success":true}
                 {"ts":713.6,"seq":14,"event":"snapshot"}
@@ -40,8 +38,7 @@ extension Rule {
                 """),
             // No submit of it in the log and an Info.plist allowing both types: the larger budget.
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.cleanup","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.cleanup"))
                 ↓{"ts":701,"seq":12,"event":"bgtask.complete","task":1,"success":true}
                 {"ts":701.1,"seq":13,"event":"snapshot"}
                 {"ts":701.5,"seq":14,"event":"suspend"}

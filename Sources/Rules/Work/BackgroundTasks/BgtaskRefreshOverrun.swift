@@ -21,8 +21,7 @@ extension Rule {
         passing: [
             // Exactly 30.0 s: the budget is not strictly exceeded.
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.refresh","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.refresh"))
                 {"ts":2,"seq":12,"event":"bgtask.submit","identifier":"com.example.refresh","type":"refresh"}
                 {"ts":31,"seq":13,"event":"bgtask.complete","task":1,"success":true}
                 {"ts":31.1,"seq":14,"event":"snapshot"}
@@ -31,8 +30,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                \(WorkTraces.systemLaunch("bgtask"))
-                {"ts":1,"seq":11,"event":"bgtask.launch","identifier":"com.example.refresh","task":1}
+                \(ExampleTraces.bgtaskLaunched("com.example.refresh"))
                 {"ts":2,"seq":12,"event":"bgtask.submit","identifier":"com.example.refresh","type":"refresh"}
                 ↓{"ts":42.2,"seq":13,"event":"bgtask.complete","task":1,"success":true}
                 {"ts":42.3,"seq":14,"event":"snapshot"}
@@ -40,9 +38,7 @@ extension Rule {
                 """),
             // The type comes from a submit in an earlier launch of the app.
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":10,"seq":10,"event":"willResignActive"}
-                {"ts":10.1,"seq":11,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.userLaunchLeavingForeground())
                 {"ts":10.11,"seq":12,"event":"bgtask.submit","identifier":"com.example.refresh","type":"refresh"}
                 {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
                 {"ts":10.3,"seq":14,"event":"snapshot"}

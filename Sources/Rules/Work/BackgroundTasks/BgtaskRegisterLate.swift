@@ -15,13 +15,13 @@ extension Rule {
             """,
         passing: [
             Example("""
-                \(WorkTraces.userLaunch)
+                \(ExampleTraces.userLaunch)
                 {"ts":3,"seq":10,"event":"bgtask.submit","identifier":"com.example.refresh","type":"refresh"}
                 """),
         ],
         failing: [
             Example("""
-                \(WorkTraces.userLaunch)
+                \(ExampleTraces.userLaunch)
                 ↓{"ts":3,"seq":10,"event":"bgtask.register","identifier":"com.example.digest"}
                 {"ts":3.1,"seq":11,"event":"bgtask.submit","identifier":"com.example.digest","type":"refresh"}
                 """),

@@ -25,9 +25,7 @@ extension Rule {
         passing: [
             // A resubmit replaces, a submit that threw scheduled nothing, a run consumes its request.
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":10,"seq":10,"event":"willResignActive"}
-                {"ts":10.1,"seq":11,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.userLaunchLeavingForeground())
                 {"ts":10.11,"seq":12,"event":"bgtask.submit","identifier":"com.example.refresh","type":"refresh"}
                 {"ts":10.12,"seq":13,"event":"bgtask.submit","identifier":"com.example.refresh","type":"refresh"}
                 {"ts":10.13,"seq":14,"event":"bgtask.submit","identifier":"com.example.digest","type":"refresh","error":"unavailable"}
@@ -47,9 +45,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":10,"seq":10,"event":"willResignActive"}
-                {"ts":10.1,"seq":11,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.userLaunchLeavingForeground())
                 {"ts":10.11,"seq":12,"event":"bgtask.submit","identifier":"com.example.refresh","type":"refresh"}
                 ↓{"ts":10.12,"seq":13,"event":"bgtask.submit","identifier":"com.example.digest","type":"refresh"}
                 {"ts":10.2,"seq":14,"event":"didEnterBackground","phase":"end"}
@@ -58,9 +54,7 @@ extension Rule {
                 """),
             // The system refused it: the logged error is the finding.
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":10,"seq":10,"event":"willResignActive"}
-                {"ts":10.1,"seq":11,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.userLaunchLeavingForeground())
                 {"ts":10.11,"seq":12,"event":"bgtask.submit","identifier":"com.example.refresh","type":"refresh"}
                 ↓{"ts":10.12,"seq":13,"event":"bgtask.submit","identifier":"com.example.digest","type":"refresh","error":"tooManyPendingTaskRequests"}
                 {"ts":10.2,"seq":14,"event":"didEnterBackground","phase":"end"}

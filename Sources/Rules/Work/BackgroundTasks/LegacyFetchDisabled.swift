@@ -16,9 +16,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                \(WorkTraces.legacyUserLaunch)
-                {"ts":10,"seq":10,"event":"willResignActive"}
-                {"ts":10.1,"seq":11,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.userLaunchLeavingForeground(legacy: true))
                 {"ts":10.2,"seq":12,"event":"didEnterBackground","phase":"end"}
                 {"ts":10.3,"seq":13,"event":"snapshot"}
                 {"ts":10.5,"seq":14,"event":"suspend"}
@@ -37,7 +35,7 @@ extension Rule {
                 {"ts":1,"seq":8,"event":"didBecomeActive"}
                 """),
             Example("""
-                \(WorkTraces.systemLaunch("fetch"))
+                \(ExampleTraces.systemLaunch("fetch"))
                 ↓{"ts":1,"seq":11,"event":"fetch.perform","call":1}
                 {"ts":4,"seq":12,"event":"fetch.complete","call":1,"result":"noData"}
                 {"ts":4.1,"seq":13,"event":"snapshot"}

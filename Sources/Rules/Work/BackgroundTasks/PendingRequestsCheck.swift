@@ -43,7 +43,7 @@ final class PendingRequestsCheck: Check {
                 message: "BGTaskScheduler refused the \(kind?.rawValue ?? "task") request \(identifier) with "
                     + "tooManyPendingTaskRequests, so it will not run: \(limit); resubmit an identifier to "
                     + "replace its request, or cancel requests you no longer need.",
-                measured: Double(others.count + 1))
+                measured: Double(others.count + 1), unit: "requests")
             return
         }
         guard error == nil, let kind else { return }  // a submit that threw scheduled nothing
@@ -61,6 +61,6 @@ final class PendingRequestsCheck: Check {
                 + "\(kind.rawValue) requests on this device (already pending: \(names)); at most \(kind.limit) "
                 + "may be pending, so the system refuses it. Reuse one identifier (a resubmit replaces its "
                 + "request) or cancel one first.",
-            measured: Double(others.count + 1))
+            measured: Double(others.count + 1), unit: "requests")
     }
 }

@@ -17,7 +17,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                \(WorkTraces.userLaunch)
+                \(ExampleTraces.userLaunch)
                 {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
                 {"ts":10,"seq":11,"event":"willResignActive"}
                 {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
@@ -31,9 +31,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":10,"seq":10,"event":"willResignActive"}
-                {"ts":10.1,"seq":11,"event":"didEnterBackground","phase":"begin"}
+                \(ExampleTraces.userLaunchLeavingForeground())
                 ↓{"ts":10.15,"seq":12,"event":"beginBackgroundTask","task":1,"name":"save-state"}
                 {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
                 {"ts":10.3,"seq":14,"event":"snapshot"}

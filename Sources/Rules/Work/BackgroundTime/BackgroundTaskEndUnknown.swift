@@ -18,7 +18,7 @@ extension Rule {
             """,
         passing: [
             Example("""
-                \(WorkTraces.userLaunch)
+                \(ExampleTraces.userLaunch)
                 {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"save"}
                 {"ts":6,"seq":11,"event":"endBackgroundTask","task":1}
                 {"ts":7,"seq":12,"event":"beginBackgroundTask","task":2,"name":"save"}
@@ -27,7 +27,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                \(WorkTraces.userLaunch)
+                \(ExampleTraces.userLaunch)
                 {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"save"}
                 {"ts":6,"seq":11,"event":"endBackgroundTask","task":1}
                 ↓{"ts":7,"seq":12,"event":"endBackgroundTask","task":1}

@@ -19,12 +19,7 @@ extension Rule {
         budget: .expirationGrace, explainsTermination: true,
         passing: [
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
-                {"ts":10,"seq":11,"event":"willResignActive"}
-                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
-                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
-                {"ts":10.3,"seq":14,"event":"snapshot"}
+                \(ExampleTraces.uploadInBackground)
                 {"ts":38,"seq":15,"event":"backgroundTaskExpired","task":1}
                 {"ts":39,"seq":16,"event":"endBackgroundTask","task":1}
                 {"ts":39.5,"seq":17,"event":"suspend"}
@@ -32,23 +27,13 @@ extension Rule {
         ],
         failing: [
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
-                {"ts":10,"seq":11,"event":"willResignActive"}
-                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
-                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
-                {"ts":10.3,"seq":14,"event":"snapshot"}
+                \(ExampleTraces.uploadInBackground)
                 {"ts":38,"seq":15,"event":"backgroundTaskExpired","task":1}
                 ↓{"ts":44,"seq":16,"event":"endBackgroundTask","task":1}
                 {"ts":44.5,"seq":17,"event":"suspend"}
                 """),
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
-                {"ts":10,"seq":11,"event":"willResignActive"}
-                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
-                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
-                {"ts":10.3,"seq":14,"event":"snapshot"}
+                \(ExampleTraces.uploadInBackground)
                 {"ts":38,"seq":15,"event":"backgroundTaskExpired","task":1}
                 ↓{"ts":45,"seq":16,"event":"terminate","reason":"assertion-timeout"}
                 """),

@@ -14,8 +14,7 @@ extension Rule {
         notes: "Any `beginBackgroundTask` logged by a process whose `process` is `extension:…`.",
         passing: [
             Example("""
-                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
-                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
+                \(ExampleTraces.notificationReceived)
                 {"ts":0.3,"seq":2,"event":"expiringActivity","phase":"begin","reason":"image","process":"extension:nse"}
                 {"ts":2,"seq":3,"event":"expiringActivity","phase":"end","expired":false,"process":"extension:nse"}
                 {"ts":2.1,"seq":4,"event":"nse.contentHandler","call":1,"process":"extension:nse"}
@@ -23,8 +22,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
-                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
+                \(ExampleTraces.notificationReceived)
                 ↓{"ts":0.3,"seq":2,"event":"beginBackgroundTask","task":1,"name":"image","process":"extension:nse"}
                 {"ts":2,"seq":3,"event":"endBackgroundTask","task":1,"process":"extension:nse"}
                 {"ts":2.1,"seq":4,"event":"nse.contentHandler","call":1,"process":"extension:nse"}

@@ -19,38 +19,23 @@ extension Rule {
         explainsTermination: true,
         passing: [
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
-                {"ts":10,"seq":11,"event":"willResignActive"}
-                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
-                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
-                {"ts":10.3,"seq":14,"event":"snapshot"}
+                \(ExampleTraces.uploadInBackground)
                 {"ts":18,"seq":15,"event":"endBackgroundTask","task":1}
                 {"ts":18.5,"seq":16,"event":"suspend"}
                 """),
         ],
         failing: [
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
-                {"ts":10,"seq":11,"event":"willResignActive"}
-                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
-                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
-                {"ts":10.3,"seq":14,"event":"snapshot"}
+                \(ExampleTraces.uploadInBackground)
                 ↓{"ts":18.5,"seq":15,"event":"suspend"}
                 """),
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
-                {"ts":10,"seq":11,"event":"willResignActive"}
-                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
-                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
-                {"ts":10.3,"seq":14,"event":"snapshot"}
+                \(ExampleTraces.uploadInBackground)
                 ↓{"ts":39,"seq":15,"event":"terminate","reason":"assertion-timeout"}
                 """),
             // The log ends with the task still running: the finding lands on its last event.
             Example("""
-                \(WorkTraces.userLaunch)
+                \(ExampleTraces.userLaunch)
                 {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
                 {"ts":10,"seq":11,"event":"willResignActive"}
                 {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}

@@ -21,23 +21,13 @@ extension Rule {
         passing: [
             // Exactly 30.0 s after didEnterBackground began: the budget is not strictly exceeded.
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
-                {"ts":10,"seq":11,"event":"willResignActive"}
-                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
-                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
-                {"ts":10.3,"seq":14,"event":"snapshot"}
+                \(ExampleTraces.uploadInBackground)
                 {"ts":40.1,"seq":15,"event":"endBackgroundTask","task":1}
                 {"ts":40.5,"seq":16,"event":"suspend"}
                 """),
             // The reading grants more than the default: 1.9 s + 40 s.
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
-                {"ts":10,"seq":11,"event":"willResignActive"}
-                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
-                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
-                {"ts":10.3,"seq":14,"event":"snapshot"}
+                \(ExampleTraces.uploadInBackground)
                 {"ts":12,"seq":15,"event":"backgroundTimeRemaining","value":40}
                 {"ts":50,"seq":16,"event":"endBackgroundTask","task":1}
                 {"ts":50.5,"seq":17,"event":"suspend"}
@@ -45,23 +35,13 @@ extension Rule {
         ],
         failing: [
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
-                {"ts":10,"seq":11,"event":"willResignActive"}
-                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
-                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
-                {"ts":10.3,"seq":14,"event":"snapshot"}
+                \(ExampleTraces.uploadInBackground)
                 ↓{"ts":41.3,"seq":15,"event":"endBackgroundTask","task":1}
                 {"ts":41.5,"seq":16,"event":"suspend"}
                 """),
             // The reading says only 8 s are left: the limit is 1.9 s + 8 s after the period began.
             Example("""
-                \(WorkTraces.userLaunch)
-                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
-                {"ts":10,"seq":11,"event":"willResignActive"}
-                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
-                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
-                {"ts":10.3,"seq":14,"event":"snapshot"}
+                \(ExampleTraces.uploadInBackground)
                 {"ts":12,"seq":15,"event":"backgroundTimeRemaining","value":8}
                 ↓{"ts":25,"seq":16,"event":"endBackgroundTask","task":1}
                 {"ts":25.5,"seq":17,"event":"suspend"}

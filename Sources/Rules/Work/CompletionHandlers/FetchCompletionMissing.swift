@@ -11,18 +11,11 @@ extension Rule {
             """,
         notes: "Due at the first `suspend` after `fetch.perform`, else at the launch's end.",
         passing: [
-            Example("""
-                \(WorkTraces.systemLaunch("fetch", legacy: true))
-                {"ts":1,"seq":11,"event":"fetch.perform","call":1}
-                {"ts":5,"seq":12,"event":"fetch.complete","call":1,"result":"newData"}
-                {"ts":5.1,"seq":13,"event":"snapshot"}
-                {"ts":5.5,"seq":14,"event":"suspend"}
-                """),
+            Example(ExampleTraces.fetchCompleted),
         ],
         failing: [
             Example("""
-                \(WorkTraces.systemLaunch("fetch", legacy: true))
-                {"ts":1,"seq":11,"event":"fetch.perform","call":1}
+                \(ExampleTraces.fetchDelivered)
                 {"ts":20.1,"seq":12,"event":"snapshot"}
                 ↓{"ts":20.5,"seq":13,"event":"suspend"}
                 """),

@@ -14,18 +14,11 @@ extension Rule {
             call reports a result that is not what happened and shows a missing `return`.
             """,
         passing: [
-            Example("""
-                \(WorkTraces.systemLaunch("fetch", legacy: true))
-                {"ts":1,"seq":11,"event":"fetch.perform","call":1}
-                {"ts":5,"seq":12,"event":"fetch.complete","call":1,"result":"newData"}
-                {"ts":5.1,"seq":13,"event":"snapshot"}
-                {"ts":5.5,"seq":14,"event":"suspend"}
-                """),
+            Example(ExampleTraces.fetchCompleted),
         ],
         failing: [
             Example("""
-                \(WorkTraces.systemLaunch("fetch", legacy: true))
-                {"ts":1,"seq":11,"event":"fetch.perform","call":1}
+                \(ExampleTraces.fetchDelivered)
                 {"ts":5,"seq":12,"event":"fetch.complete","call":1,"result":"newData"}
                 ↓{"ts":5.01,"seq":13,"event":"fetch.complete","call":1,"result":"noData"}
                 {"ts":5.1,"seq":14,"event":"snapshot"}

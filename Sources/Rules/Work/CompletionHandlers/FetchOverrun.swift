@@ -13,8 +13,7 @@ extension Rule {
         budget: .fetchCompletion,
         passing: [
             Example("""
-                \(WorkTraces.systemLaunch("fetch", legacy: true))
-                {"ts":1,"seq":11,"event":"fetch.perform","call":1}
+                \(ExampleTraces.fetchDelivered)
                 {"ts":31,"seq":12,"event":"fetch.complete","call":1,"result":"newData"}
                 {"ts":31.1,"seq":13,"event":"snapshot"}
                 {"ts":31.5,"seq":14,"event":"suspend"}
@@ -22,8 +21,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                \(WorkTraces.systemLaunch("fetch", legacy: true))
-                {"ts":1,"seq":11,"event":"fetch.perform","call":1}
+                \(ExampleTraces.fetchDelivered)
                 ↓{"ts":34.4,"seq":12,"event":"fetch.complete","call":1,"result":"newData"}
                 {"ts":34.5,"seq":13,"event":"snapshot"}
                 {"ts":34.9,"seq":14,"event":"suspend"}

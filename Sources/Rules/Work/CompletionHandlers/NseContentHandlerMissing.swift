@@ -18,24 +18,18 @@ extension Rule {
             """,
         passing: [
             Example("""
-                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
-                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
-                {"ts":29.7,"seq":2,"event":"nse.timeWillExpire","call":1,"process":"extension:nse"}
+                \(ExampleTraces.notificationExpiring)
                 {"ts":29.8,"seq":3,"event":"nse.contentHandler","call":1,"process":"extension:nse"}
                 """),
         ],
         failing: [
             Example("""
-                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
-                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
-                {"ts":29.7,"seq":2,"event":"nse.timeWillExpire","call":1,"process":"extension:nse"}
+                \(ExampleTraces.notificationExpiring)
                 ↓{"ts":31,"seq":3,"event":"terminate","reason":"other","process":"extension:nse"}
                 """),
             // The extension's next launch shows that the previous process ended.
             Example("""
-                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
-                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
-                {"ts":29.7,"seq":2,"event":"nse.timeWillExpire","call":1,"process":"extension:nse"}
+                \(ExampleTraces.notificationExpiring)
                 ↓{"ts":3600,"launch":"L2","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
                 {"ts":3600.2,"launch":"L2","seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
                 {"ts":3601,"launch":"L2","seq":2,"event":"nse.contentHandler","call":1,"process":"extension:nse"}

@@ -16,15 +16,13 @@ extension Rule {
         budget: .nseCompletion,
         passing: [
             Example("""
-                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
-                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
+                \(ExampleTraces.notificationReceived)
                 {"ts":30.2,"seq":2,"event":"nse.contentHandler","call":1,"process":"extension:nse"}
                 """),
         ],
         failing: [
             Example("""
-                {"ts":0,"launch":"L1","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
-                {"ts":0.2,"seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
+                \(ExampleTraces.notificationReceived)
                 ↓{"ts":33.7,"seq":2,"event":"nse.contentHandler","call":1,"process":"extension:nse"}
                 """),
         ])

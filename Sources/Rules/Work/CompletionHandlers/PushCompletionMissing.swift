@@ -13,18 +13,11 @@ extension Rule {
             """,
         notes: "Every `push.receive`, background or not (the handler is passed either way). Due at the first `suspend`, else at the launch's end.",
         passing: [
-            Example("""
-                \(WorkTraces.systemLaunch("push"))
-                {"ts":1,"seq":11,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
-                {"ts":4,"seq":12,"event":"push.complete","call":1,"result":"newData"}
-                {"ts":4.1,"seq":13,"event":"snapshot"}
-                {"ts":4.5,"seq":14,"event":"suspend"}
-                """),
+            Example(ExampleTraces.pushCompleted),
         ],
         failing: [
             Example("""
-                \(WorkTraces.systemLaunch("push"))
-                {"ts":1,"seq":11,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
+                \(ExampleTraces.pushDelivered)
                 {"ts":31.2,"seq":12,"event":"snapshot"}
                 ↓{"ts":31.5,"seq":13,"event":"suspend"}
                 """),

@@ -11,18 +11,11 @@ extension Rule {
             """,
         notes: "A second `push.complete` of one call. A warning: the system acts on the first call; the second shows two paths that each think they finish the work.",
         passing: [
-            Example("""
-                \(WorkTraces.systemLaunch("push"))
-                {"ts":1,"seq":11,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
-                {"ts":4,"seq":12,"event":"push.complete","call":1,"result":"newData"}
-                {"ts":4.1,"seq":13,"event":"snapshot"}
-                {"ts":4.5,"seq":14,"event":"suspend"}
-                """),
+            Example(ExampleTraces.pushCompleted),
         ],
         failing: [
             Example("""
-                \(WorkTraces.systemLaunch("push"))
-                {"ts":1,"seq":11,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
+                \(ExampleTraces.pushDelivered)
                 {"ts":4,"seq":12,"event":"push.complete","call":1,"result":"newData"}
                 ↓{"ts":4.05,"seq":13,"event":"push.complete","call":1,"result":"failed"}
                 {"ts":4.1,"seq":14,"event":"snapshot"}

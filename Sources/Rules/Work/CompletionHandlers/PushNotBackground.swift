@@ -17,30 +17,24 @@ extension Rule {
             warning: a server-side setting that makes the system less likely to launch the app for the push.
             """,
         passing: [
-            Example("""
-                \(WorkTraces.systemLaunch("push"))
-                {"ts":1,"seq":11,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
-                {"ts":4,"seq":12,"event":"push.complete","call":1,"result":"newData"}
-                {"ts":4.1,"seq":13,"event":"snapshot"}
-                {"ts":4.5,"seq":14,"event":"suspend"}
-                """),
+            Example(ExampleTraces.pushCompleted),
             // An alert push in the foreground is no background push.
             Example("""
-                \(WorkTraces.userLaunch)
+                \(ExampleTraces.userLaunch)
                 {"ts":5,"seq":10,"event":"push.receive","call":1,"content_available":false,"priority":10,"push_type":"alert"}
                 {"ts":5.2,"seq":11,"event":"push.complete","call":1,"result":"noData"}
                 """),
         ],
         failing: [
             Example("""
-                \(WorkTraces.systemLaunch("push"))
+                \(ExampleTraces.systemLaunch("push"))
                 ↓{"ts":1,"seq":11,"event":"push.receive","call":1,"content_available":true,"priority":10,"push_type":"background"}
                 {"ts":4,"seq":12,"event":"push.complete","call":1,"result":"newData"}
                 {"ts":4.1,"seq":13,"event":"snapshot"}
                 {"ts":4.5,"seq":14,"event":"suspend"}
                 """),
             Example("""
-                \(WorkTraces.systemLaunch("push"))
+                \(ExampleTraces.systemLaunch("push"))
                 ↓{"ts":1,"seq":11,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"alert"}
                 {"ts":4,"seq":12,"event":"push.complete","call":1,"result":"newData"}
                 {"ts":4.1,"seq":13,"event":"snapshot"}

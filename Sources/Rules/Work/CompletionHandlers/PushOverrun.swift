@@ -13,8 +13,7 @@ extension Rule {
         budget: .pushCompletion,
         passing: [
             Example("""
-                \(WorkTraces.systemLaunch("push"))
-                {"ts":1,"seq":11,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
+                \(ExampleTraces.pushDelivered)
                 {"ts":31,"seq":12,"event":"push.complete","call":1,"result":"newData"}
                 {"ts":31.1,"seq":13,"event":"snapshot"}
                 {"ts":31.5,"seq":14,"event":"suspend"}
@@ -22,8 +21,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                \(WorkTraces.systemLaunch("push"))
-                {"ts":1,"seq":11,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
+                \(ExampleTraces.pushDelivered)
                 ↓{"ts":35.3,"seq":12,"event":"push.complete","call":1,"result":"newData"}
                 {"ts":35.4,"seq":13,"event":"snapshot"}
                 {"ts":35.8,"seq":14,"event":"suspend"}

@@ -19,7 +19,7 @@ extension Rule {
         passing: [
             // The fourth comes exactly an hour after the first; the alert push does not count.
             Example("""
-                \(WorkTraces.userLaunch)
+                \(ExampleTraces.userLaunch)
                 {"ts":60,"seq":10,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
                 {"ts":62,"seq":11,"event":"push.complete","call":1,"result":"newData"}
                 {"ts":1260,"seq":12,"event":"push.receive","call":2,"content_available":true,"priority":5,"push_type":"background"}
@@ -34,7 +34,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                \(WorkTraces.userLaunch)
+                \(ExampleTraces.userLaunch)
                 {"ts":60,"seq":10,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
                 {"ts":62,"seq":11,"event":"push.complete","call":1,"result":"newData"}
                 {"ts":660,"seq":12,"event":"push.receive","call":2,"content_available":true,"priority":5,"push_type":"background"}

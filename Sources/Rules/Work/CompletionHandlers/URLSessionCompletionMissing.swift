@@ -19,20 +19,11 @@ extension Rule {
             breach either way.
             """,
         passing: [
-            Example("""
-                \(WorkTraces.systemLaunch("urlsession"))
-                {"ts":1,"seq":11,"event":"urlsession.handleEvents","identifier":"com.example.download","call":1}
-                {"ts":3,"seq":12,"event":"urlsession.didFinishEvents","identifier":"com.example.download"}
-                {"ts":3.05,"seq":13,"event":"urlsession.complete","call":1}
-                {"ts":3.2,"seq":14,"event":"snapshot"}
-                {"ts":3.5,"seq":15,"event":"suspend"}
-                """),
+            Example(ExampleTraces.urlSessionEventsCompleted),
         ],
         failing: [
             Example("""
-                \(WorkTraces.systemLaunch("urlsession"))
-                {"ts":1,"seq":11,"event":"urlsession.handleEvents","identifier":"com.example.download","call":1}
-                {"ts":3,"seq":12,"event":"urlsession.didFinishEvents","identifier":"com.example.download"}
+                \(ExampleTraces.urlSessionEventsDelivered)
                 {"ts":3.2,"seq":13,"event":"snapshot"}
                 ↓{"ts":3.5,"seq":14,"event":"suspend"}
                 """),

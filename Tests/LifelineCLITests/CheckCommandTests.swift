@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct CheckCommandTests {
+    static let traces = CLI.root.appendingPathComponent("traces").path
+
+    /// A line of the check report that a person reads.
+    @Test func checkIngestsReplaysAndPrintsFindingsGroupedByRule() throws {
+        let database = try CLI.temporaryDirectory().appendingPathComponent("c.db").path
+        let result = try CLI.run(["check", "--quiet", "--db", database, Self.traces])
+        #expect(result.status == 0, "no --fail-on: findings do not fail the run")
+        #expect(result.stdout.contains("Replayed "))
+        #expect(result.stdout.contains("category"))
+        #expect(result.stdout.contains("nse-overrun"))
+        #expect(result.stdout.contains("lifeline rules RULE-ID"))
+        let stored = try CLI.sqlite(database, "SELECT count(*) FROM findings")
+        #expect(Int(stored)! > 0)
+        #expect(try CLI.sqlite(database, "SELECT count(*) FROM runs") == "1")
+
+        // A second run replaces the findings rather than piling them up.
+        _ = try CLI.run(["check", "--quiet", "--db", database])
+        #expect(try CLI.sqlite(database, "SELECT count(*) FROM findings") == stored)
+        #expect(try CLI.sqlite(database, "SELECT count(*) FROM runs") == "2")
+        #expect(try CLI.sqlite(database, "SELECT count(DISTINCT run_id) FROM findings") == "1")
+    }
+
+    @Test func failOnMakesFindingsFailTheRun() throws {
+        let database = try CLI.temporaryDirectory().appendingPathComponent("c.db").path
+        _ = try CLI.run(["ingest", "--quiet", "--db", database, Self.traces])
+        #expect(try CLI.run(["check", "--db", database, "--fail-on", "error"]).status == 1)
+        // Filtered to a rule with no findings, nothing reaches the threshold.
+        let filtered = try CLI.run(["check", "--db", database, "--fail-on", "info", "--rule", "legacy-fetch-disabled"])
+        #expect(filtered.status == 0)
+        #expect(filtered.stdout.contains("No findings"))
+    }
+
+    @Test func jsonAndJSONLinesListEveryFindingWithItsFields() throws {
+        let database = try CLI.temporaryDirectory().appendingPathComponent("c.db").path
+        _ = try CLI.run(["ingest", "--quiet", "--db", database, Self.traces])
+        let json = try CLI.run(["check", "--db", database, "--format", "json"])
+        let document = try CLI.json(json.stdout)
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        #expect(!findings.isEmpty)
+        for key in ["rule", "category", "severity", "device", "launch", "ts", "events", "message"] {
+            #expect(findings[0][key] != nil, "finding lacks \(key)")
+        }
+        let events = try #require(findings[0]["events"] as? [[String: Any]])
+        #expect(events.first?["id"] is Int)
+
+        let lines = try CLI.run(["check", "--db", database, "--format", "jsonl"])
+        let parsed = lines.stdout.split(separator: "\n").map { try? CLI.json(String($0)) }
+        #expect(parsed.count == findings.count)
+        #expect(parsed.allSatisfy { $0?["rule"] != nil })
+    }
+
+    @Test func deviceAndRuleFiltersNarrowTheReport() throws {
+        let database = try CLI.temporaryDirectory().appendingPathComponent("c.db").path
+        _ = try CLI.run(["check", "--quiet", "--db", database, Self.traces])
+        let device = try CLI.sqlite(database, "SELECT device FROM findings WHERE rule = 'nse-overrun' LIMIT 1")
+        let result = try CLI.run(["check", "--db", database, "--format", "jsonl", "--device", device, "--rule", "nse-overrun"])
+        #expect(result.status == 0)
+        let findings = try result.stdout.split(separator: "\n").map { try CLI.json(String($0)) }
+        #expect(!findings.isEmpty)
+        #expect(findings.allSatisfy { $0["device"] as? String == device && $0["rule"] as? String == "nse-overrun" })
+    }
+
+    @Test func stdinStreamsFindingsAsJSONLinesWithoutADatabase() throws {
+        let directory = try CLI.temporaryDirectory()
+        let trace = try String(contentsOfFile: CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path, encoding: .utf8)
+        let result = try CLI.run(["check", "--stdin"], stdin: trace + "\n{broken\n", in: directory)
+        #expect(result.status == 0)
+        let findings = try result.stdout.split(separator: "\n").map { try CLI.json(String($0)) }
+        #expect(findings.contains { $0["rule"] as? String == "nse-overrun" })
+        #expect(result.stderr.contains("stdin:"))
+        #expect(result.stderr.contains("invalid-json"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("lifeline.db").path))
+    }
+
+    @Test func budgetsComeFromFlagsAndConfigFiles() throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = directory.appendingPathComponent("c.db").path
+        _ = try CLI.run(["ingest", "--quiet", "--db", database, Self.traces])
+        let strict = try CLI.run(["check", "--db", database, "--format", "jsonl", "--rule", "nse-overrun"])
+        let relaxed = try CLI.run(["check", "--db", database, "--format", "jsonl", "--rule", "nse-overrun",
+                                   "--budget", "nse-completion=40"])
+        #expect(strict.stdout.split(separator: "\n").count > 0)
+        #expect(relaxed.stdout.isEmpty)
+
+        let config = directory.appendingPathComponent("lifeline.json")
+        try #"{"budgets":{"nse-completion":40},"severities":{"nse-overrun":"info"}}"#.write(to: config, atomically: true, encoding: .utf8)
+        let configured = try CLI.run(["check", "--db", database, "--format", "jsonl", "--rule", "nse-overrun", "--config", config.path])
+        #expect(configured.stdout.isEmpty)
+        #expect(try CLI.sqlite(database, "SELECT budgets LIKE '%\"nse-completion\":40%' FROM runs ORDER BY id DESC LIMIT 1") == "1")
+
+        let bad = try CLI.run(["check", "--db", database, "--budget", "nope=3"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("unknown budget 'nope'"))
+    }
+
+    @Test func unknownRulesAreUsageErrors() throws {
+        let result = try CLI.run(["check", "--rule", "no-such-rule"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("unknown rule 'no-such-rule'"))
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@Suite struct RulesCommandTests {
+    @Test func listsEveryRuleAsTextAndJSON() throws {
+        let text = try CLI.run(["rules"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("bgtask-refresh-overrun"))
+        let json = try CLI.run(["rules", "--format", "json"])
+        let rules = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(rules.count == 38)
+        #expect(rules.allSatisfy { ($0["source"] as? String)?.isEmpty == false })
+    }
+
+    @Test func oneRuleShowsItsSourceAndAnExample() throws {
+        let result = try CLI.run(["rules", "bgtask-refresh-overrun"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("30 seconds"))
+        #expect(result.stdout.contains("↓"))
+        #expect(try CLI.run(["rules", "nope"]).status == 64)
+    }
+
+    /// The README's rule table and docs/rules.md are generated from the catalogue; this fails
+    /// when they drift (regenerate as the README's "Development" section says).
+    @Test func theDocumentationMatchesTheCatalogue() throws {
+        let table = try CLI.run(["rules", "--format", "markdown"]).stdout
+        let readme = try String(contentsOf: CLI.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let begin = try #require(readme.range(of: "<!-- rules:begin -->\n"))
+        let end = try #require(readme.range(of: "<!-- rules:end -->"))
+        #expect(String(readme[begin.upperBound..<end.lowerBound]) == table)
+        let sections = try CLI.run(["rules", "--format", "markdown", "--sections"]).stdout
+        let docs = try String(contentsOf: CLI.root.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        #expect(docs.hasSuffix(sections), "docs/rules.md is out of date")
+    }
+}

@@ -1,0 +1,21 @@
+-- Postmortem: what did one device do, event by event, and what broke where?
+-- Set the device first, in the sqlite3 shell: .parameter set :device 'DEVICE-ID'
+-- Columns:
+--   time      the event's time, UTC, with milliseconds
+--   launch    the process launch (a new id after every process start)
+--   seq       the event's per-launch counter
+--   event     the event name
+--   detail    phase, reason, cause, identifier, task or call, whichever the event has
+--   finding   the rule of a finding that landed on this event (after `lifeline check`)
+SELECT strftime('%Y-%m-%d %H:%M:%f', e.ts / 1e6, 'unixepoch') AS time,
+       e.launch,
+       e.seq,
+       e.event,
+       trim(coalesce(e.phase || ' ', '') || coalesce(e.reason || ' ', '') || coalesce(e.cause || ' ', '')
+            || coalesce(e.identifier || ' ', '') || coalesce('task ' || e.task || ' ', '')
+            || coalesce('call ' || e.call, '')) AS detail,
+       (SELECT group_concat(f.rule, ', ') FROM findings f
+        WHERE f.device = e.device AND f.launch = e.launch AND f.ts = e.ts) AS finding
+FROM events e
+WHERE e.device = :device
+ORDER BY e.ts, e.seq;
