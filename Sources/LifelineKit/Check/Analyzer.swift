@@ -15,18 +15,34 @@ public struct Analyzer: Sendable {
         self.book = book
     }
 
+    /// How far a replay of the store has got, for a progress line.
+    public struct ReplayProgress: Sendable {
+        public var devices: Int
+        public var events: Int
+        public var findings: Int
+        public var elapsedSeconds: Double
+    }
+
     /// Replays the store (the selected devices), records the run and its findings in the
     /// `runs` and `findings` tables, and returns the report of the findings that pass the filters.
-    public func check(store: Store, options: CheckOptions, version: String) throws -> CheckReport {
+    /// `progress` is called after each device.
+    public func check(
+        store: Store, options: CheckOptions, version: String, progress: ((ReplayProgress) -> Void)? = nil
+    ) throws -> CheckReport {
         let started = Date()
         var findings: [Finding] = []
         var devices = 0
+        var replayed = 0
         let replayer = Replayer(book: book, configuration: options.configuration)
         let events = try StoreReplay(store: store, devices: options.devices).run { event in
+            replayed += 1
             replayer.receive(event) { findings.append($0) }
         } deviceEnded: { device in
             devices += 1
             replayer.finish(device: device) { findings.append($0) }
+            progress?(ReplayProgress(
+                devices: devices, events: replayed, findings: findings.count,
+                elapsedSeconds: Date().timeIntervalSince(started)))
         }
         let finished = Date()
         let run = RunInfo(

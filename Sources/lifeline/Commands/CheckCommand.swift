@@ -95,7 +95,11 @@ struct CheckCommand: ParsableCommand {
         }
         let report: CheckReport
         do {
-            report = try Analyzer().check(store: store, options: options, version: LifelineVersion.current)
+            let progress = ProgressLine(enabled: !quiet && Terminal.isInteractive(.standardError))
+            report = try Analyzer().check(store: store, options: options, version: LifelineVersion.current) {
+                progress.show(replay: $0)
+            }
+            progress.clear()
         } catch {
             Terminal.printError("error: \(error)")
             throw ExitCode(2)

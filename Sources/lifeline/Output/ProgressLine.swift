@@ -21,6 +21,11 @@ final class ProgressLine: @unchecked Sendable {
                 + "  \(String(format: "%.1f", progress.megabytesPerSecond)) MB/s  \(eventsRate)k events/s  \(name)")
     }
 
+    func show(replay progress: Analyzer.ReplayProgress) {
+        let rate = progress.elapsedSeconds > 0 ? Int(Double(progress.events) / progress.elapsedSeconds / 1000) : 0
+        draw("replaying: \(progress.devices) devices  \(progress.events) events  \(rate)k events/s  \(progress.findings) findings")
+    }
+
     func draw(_ text: String) {
         guard enabled else { return }
         lock.lock()
