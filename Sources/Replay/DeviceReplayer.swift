@@ -32,13 +32,12 @@ public final class DeviceReplayer {
         let (kind, ordinal) = EventKind.lookup(event.name)
         let launch = launchState(for: event)
         let context = ReplayContext(device: state, launch: launch)
+        // Indexing the tables in place: copying a `Dispatch` per event would retain its arrays.
         let isExtension = launch.isExtension
-        for index in book.launchDispatch[ordinal] {
-            guard !isExtension || book.blueprints[index].runsOnExtensions else { continue }
+        for index in isExtension ? book.appExtension.launch[ordinal] : book.app.launch[ordinal] {
             launch.checks[index]?.receive(event, kind: kind, context: context)
         }
-        for index in book.deviceDispatch[ordinal] {
-            guard !isExtension || book.blueprints[index].runsOnExtensions else { continue }
+        for index in isExtension ? book.appExtension.device[ordinal] : book.app.device[ordinal] {
             deviceChecks[index]?.receive(event, kind: kind, context: context)
         }
         if kind == .terminate, launch.terminated == nil || launch.terminated == event {
@@ -92,11 +91,11 @@ public final class DeviceReplayer {
         let processKey = launch.process ?? "app"
         if liveByProcess[processKey] == launch.launch { liveByProcess[processKey] = nil }
         let context = ReplayContext(device: state, launch: launch)
-        let isExtension = launch.isExtension
-        for index in book.launchBlueprints where !isExtension || book.blueprints[index].runsOnExtensions {
+        let dispatch = launch.isExtension ? book.appExtension : book.app
+        for index in dispatch.launchBlueprints {
             launch.checks[index]?.launchEnded(ending, context: context)
         }
-        for index in book.deviceBlueprints where !isExtension || book.blueprints[index].runsOnExtensions {
+        for index in dispatch.deviceBlueprints {
             deviceChecks[index]?.launchEnded(ending, context: context)
         }
         // Keep the ended launch, with only the checks that outlive it, to flag events logged

@@ -7,26 +7,38 @@ public struct RuleBook: Sendable {
     /// Every rule the blueprints report, in blueprint order.
     public var rules: [Rule] { blueprints.flatMap(\.rules) }
 
-    /// For each event kind (by ``EventKind/ordinal``), the launch-scoped blueprints to call, in order.
-    let launchDispatch: [[Int]]
-    let deviceDispatch: [[Int]]
-    let launchBlueprints: [Int]
-    let deviceBlueprints: [Int]
+    /// Which checks run, per process kind: app processes run every check; extension processes
+    /// (no UIKit life cycle) only the blueprints that say ``CheckBlueprint/runsOnExtensions``.
+    struct Dispatch: Sendable {
+        /// For each event kind (by ``EventKind/ordinal``), the launch-scoped blueprints to call, in order.
+        let launch: [[Int]]
+        let device: [[Int]]
+        /// Every launch- and device-scoped blueprint, for the end of a launch.
+        let launchBlueprints: [Int]
+        let deviceBlueprints: [Int]
+    }
+
+    let app: Dispatch
+    let appExtension: Dispatch
 
     /// Checks run in the order given; the lifecycle check must come first so that the others
     /// see the state after the event, and a termination check last, so that it sees every
     /// finding the terminate itself caused.
     public init(_ blueprints: [CheckBlueprint]) {
         self.blueprints = blueprints
-        launchBlueprints = blueprints.indices.filter { blueprints[$0].scope == .launch }
-        deviceBlueprints = blueprints.indices.filter { blueprints[$0].scope == .device }
-        func table(_ indices: [Int]) -> [[Int]] {
-            EventKind.allCases.map { kind in
-                indices.filter { blueprints[$0].interests?.contains(kind) ?? true }
+        func dispatch(extensions: Bool) -> Dispatch {
+            let runs = blueprints.indices.filter { !extensions || blueprints[$0].runsOnExtensions }
+            let launch = runs.filter { blueprints[$0].scope == .launch }
+            let device = runs.filter { blueprints[$0].scope == .device }
+            func table(_ indices: [Int]) -> [[Int]] {
+                EventKind.allCases.map { kind in
+                    indices.filter { blueprints[$0].interests?.contains(kind) ?? true }
+                }
             }
+            return Dispatch(launch: table(launch), device: table(device), launchBlueprints: launch, deviceBlueprints: device)
         }
-        launchDispatch = table(launchBlueprints)
-        deviceDispatch = table(deviceBlueprints)
+        app = dispatch(extensions: false)
+        appExtension = dispatch(extensions: true)
     }
 }
 
