@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "TraceModel"),
         .target(
             name: "TraceRead",
-            dependencies: ["CZstd", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["TraceModel", "CZstd", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TraceDecode", dependencies: ["TraceModel"]),
         .target(
             name: "TraceStore",
@@ -58,12 +58,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "TraceReadTests", dependencies: ["TraceRead"]),
+        .testTarget(name: "TraceReadTests", dependencies: ["TraceRead", "TraceModel"]),
         .testTarget(name: "TraceDecodeTests", dependencies: ["TraceDecode"]),
         .testTarget(
             name: "TraceStoreTests",
             dependencies: ["TraceStore", "TraceDecode", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TraceSynthTests", dependencies: ["TraceSynth", "TraceDecode"]),
+        .testTarget(name: "TraceSynthTests", dependencies: ["TraceSynth", "TraceDecode", "Rules"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "TraceDecode"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Replay", "TraceDecode"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Replay"], exclude: ["Golden"]),

@@ -1,4 +1,5 @@
 import Crypto
+import TraceModel
 
 /// Reads a JSON Lines log, plain or zstd or gzip (told apart by magic bytes), and hands out
 /// its lines one at a time from reused buffers. Memory stays bounded by a few chunk-sized

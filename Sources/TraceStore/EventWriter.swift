@@ -70,7 +70,7 @@ public final class EventWriter {
         /// Marks a file done, with where its stream was cut if it was, and with its content
         /// hash when it could only be known at the end (standard input), unless the same
         /// content is already on record, in which case this row keeps none.
-        public func finish(fileID: Int64, cut: FileCut?, sha256: String? = nil, now: Date = Date()) throws {
+        public func finish(fileID: Int64, cut: StreamCut?, sha256: String? = nil, now: Date = Date()) throws {
             try db.cachedStatement(sql: """
                 UPDATE files SET status = 'done', ingested_at = :now,
                     sha256 = coalesce(sha256, CASE WHEN :sha IS NOT NULL

@@ -46,16 +46,3 @@ public struct BatchOutcome: Sendable, Hashable {
     public var duplicates = 0
     public var rejects = 0
 }
-
-/// Where and why a file's stream ended early.
-public struct FileCut: Sendable, Hashable {
-    public var compressedOffset: Int
-    public var afterLine: Int
-    public var reason: String
-
-    public init(compressedOffset: Int, afterLine: Int, reason: String) {
-        self.compressedOffset = compressedOffset
-        self.afterLine = afterLine
-        self.reason = reason
-    }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TraceRead
+import TraceModel
 
 /// What the gzip and zstd reading tests check alike, on one stream (a gzip member, a zstd frame)
 /// of sample lines compressed by the command-line tool of the same name: read whole, cut short,

@@ -96,15 +96,11 @@ struct FileReadingLoop: Sendable {
             guard queue.push(.batch(fileKey: fileKey, batch), weight: max(1, batch.events.count)) else { return false }
         }
         countBytes(reader.compressedBytesRead, into: &report)
-        var cut: FileCut?
-        if let streamCut = reader.cut {
-            cut = FileCut(
-                compressedOffset: streamCut.compressedOffset, afterLine: streamCut.afterLine,
-                reason: streamCut.reason)
+        if let cut = reader.cut {
             report.truncated = true
-            report.cut = "\(streamCut.reason) (after line \(streamCut.afterLine))"
+            report.cut = cut.description
         }
-        return queue.push(.finished(fileKey: fileKey, report: report, cut: cut, sha256: reader.sha256))
+        return queue.push(.finished(fileKey: fileKey, report: report, cut: reader.cut, sha256: reader.sha256))
     }
 
     private func countBytes(_ bytes: Int, into report: inout FileReport) {
