@@ -2,8 +2,8 @@ import TraceModel
 
 /// Replays the events of one device, in order, through every check of a rule book.
 ///
-/// Memory is bounded by what is open: a launch's checks are dropped when it ends, and only a
-/// small record of ended launches is kept, to recognise events that come after a `terminate`.
+/// Memory is bounded by what is open: a launch's checks are dropped when it ends, and only the
+/// latest few ended launches are kept, to recognise events that come after a `terminate`.
 public final class DeviceReplayer {
     private let book: RuleBook
     private let state: DeviceState
@@ -11,8 +11,14 @@ public final class DeviceReplayer {
     private var live: [String: LaunchState] = [:]
     /// The live launch of each process kind, so a new launch of it supersedes the old one.
     private var liveByProcess: [String: String] = [:]
-    /// Launches that ended, by id, with the way they ended.
+    /// The latest launches that ended, by id, to recognise events logged after their end.
+    /// Only the last ``endedLaunchesKept`` are kept, so memory does not grow with the log.
     private var ended: [String: LaunchState] = [:]
+    private var endedOrder: [String] = []
+    static let endedLaunchesKept = 32
+
+    /// How many ended launches are held (for tests of the memory bound).
+    var endedLaunchesHeld: Int { ended.count }
     /// The launch of the latest event.
     private var current: LaunchState?
 
@@ -102,5 +108,9 @@ public final class DeviceReplayer {
         // after its end.
         launch.checks = zip(book.blueprints, launch.checks).map { $0.outlivesLaunch ? $1 : nil }
         ended[launch.launch] = launch
+        endedOrder.append(launch.launch)
+        if endedOrder.count > Self.endedLaunchesKept {
+            ended[endedOrder.removeFirst()] = nil
+        }
     }
 }

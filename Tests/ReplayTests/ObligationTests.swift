@@ -1,4 +1,4 @@
-import Replay
+@testable import Replay
 import Testing
 import TraceModel
 
@@ -112,5 +112,20 @@ import TraceModel
             event(1, "endBackgroundTask", device: "A", task: 1),
         ])
         #expect(found.map(\.device) == ["B"])
+    }
+}
+
+@Suite struct DeviceReplayerMemoryTests {
+    /// A long log of one device keeps only a few ended launches, not all of them.
+    @Test func endedLaunchesAreForgottenBeyondAFew() {
+        let replayer = DeviceReplayer(device: "D", book: ObligationTests.book, configuration: ReplayConfiguration())
+        var findings: [Finding] = []
+        for launch in 0..<10_000 {
+            replayer.receive(event(Double(launch), "beginBackgroundTask", launch: "L\(launch)", task: 1)) { findings.append($0) }
+            replayer.receive(event(Double(launch) + 0.5, "endBackgroundTask", launch: "L\(launch)", task: 1)) { findings.append($0) }
+        }
+        replayer.finish { findings.append($0) }
+        #expect(findings.isEmpty)
+        #expect(replayer.endedLaunchesHeld == DeviceReplayer.endedLaunchesKept)
     }
 }
