@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // SQLite's variadic sqlite3_config, which Swift cannot call (see the header).
+        .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "TraceModel"),
         .target(
             name: "TraceRead",
@@ -37,6 +39,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                "CSQLiteTuning",
             ]),
         .target(name: "Replay", dependencies: ["TraceModel", "TraceDecode"]),
         .target(name: "Rules", dependencies: ["TraceModel", "Replay"]),

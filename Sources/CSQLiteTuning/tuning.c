@@ -1,0 +1,6 @@
+#include <sqlite3.h>
+#include "CSQLiteTuning.h"
+
+int lifeline_sqlite_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
