@@ -56,6 +56,11 @@ public final class DeviceReplayer {
         flush(emit)
     }
 
+    /// The app state of a launch after the events replayed so far (nil for an unknown launch).
+    public func state(ofLaunch launch: String) -> AppState? {
+        (live[launch] ?? ended[launch])?.state
+    }
+
     /// Ends every launch still open: the log is over.
     public func finish(emit: (Finding) -> Void) {
         for launch in live.values.sorted(by: { $0.firstEvent.ts < $1.firstEvent.ts }) {

@@ -93,6 +93,32 @@ public enum JSONReport {
         return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
 
+    /// One timeline entry as JSON: the event's fields, the state after it and its findings.
+    private struct TimelineJSON: Encodable {
+        var ts: String
+        var launch: String
+        var seq: Int64?
+        var event: String
+        var state: String
+        var phase, reason, cause, identifier, call, result: String?
+        var task: Int64?
+        var success: Bool?
+        var attrs: String?
+        var findings: [FindingJSON]
+    }
+
+    public static func line(_ entry: TimelineEntry) throws -> String {
+        let event = entry.event
+        let value = TimelineJSON(
+            ts: event.ts.description, launch: event.launch, seq: event.seq, event: event.name, state: entry.state,
+            phase: event.phase, reason: event.reason, cause: event.cause, identifier: event.identifier,
+            call: event.call, result: event.result, task: event.task, success: event.success, attrs: event.attrs,
+            findings: entry.findings.map(FindingJSON.init))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
     /// One line of JSON for one finding.
     public static func line(_ finding: Finding) throws -> String {
         let encoder = JSONEncoder()

@@ -9,5 +9,5 @@ struct Lifeline: ParsableCommand {
             Ingest JSON-lines event logs (.jsonl.zst, .jsonl.gz, .jsonl) into a SQLite database, \
             replay them against Apple's documented sequences, and ask the database anything.
             """,
-        subcommands: [IngestCommand.self, CheckCommand.self, RulesCommand.self, GenerateCommand.self])
+        subcommands: [IngestCommand.self, CheckCommand.self, TimelineCommand.self, RulesCommand.self, GenerateCommand.self])
 }

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import LifelineKit
+import Reports
+import TraceDecode
+
+struct TimelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline",
+        abstract: "Show one device's events in order, with the app's state and the findings on each.",
+        discussion: """
+            For postmortems: every event of the device (optionally of one time window), grouped by \
+            launch, with the seconds since the launch began, the app's state after the event \
+            (not running, inactive, active, background, suspended) and, under it, any finding \
+            that became evident there. The device is replayed whole, so findings and states are \
+            the same as `check` finds; budgets and severities take the same options.
+
+            Exit codes: 0 the timeline was printed; 1 the device has no events (in that window);             2 the database or the configuration could not be read; 64 the command line is wrong.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, jsonl
+    }
+
+    @Argument(help: "The device id (the `device` field of the logs).")
+    var device: String
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(help: ArgumentHelp("Show only events at or after this time (RFC 3339 or epoch seconds).", valueName: "time"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Show only events before this time.", valueName: "time"))
+    var until: String?
+
+    @Option(help: "Output format: text, or jsonl (one event per line with its state and findings).")
+    var format: Format = .text
+
+    @OptionGroup var budgets: BudgetOptions
+
+    func validate() throws {
+        if let since, TimestampParser.parse(since) == nil { throw ValidationError("--since: cannot read '\(since)' as a time") }
+        if let until, TimestampParser.parse(until) == nil { throw ValidationError("--until: cannot read '\(until)' as a time") }
+    }
+
+    func run() throws {
+        let store = try database.open()
+        var options = CheckOptions()
+        options.configuration = try budgets.configuration()
+        options.since = since.flatMap(TimestampParser.parse)
+        options.until = until.flatMap(TimestampParser.parse)
+        var text = TimelineText()
+        let shown: Int
+        do {
+            shown = try Analyzer().timeline(store: store, device: device, options: options) { entry in
+                switch format {
+                case .text: print(text.render(entry))
+                case .jsonl: print(try JSONReport.line(entry))
+                }
+            }
+        } catch {
+            Terminal.printError("error: \(error)")
+            throw ExitCode(2)
+        }
+        if shown == 0 {
+            Terminal.printError("no events for device \(device) in \(store.path)\(since == nil && until == nil ? "" : " in that window"); `sqlite3 \(store.path) 'SELECT name FROM devices'` lists the devices")
+            throw ExitCode(1)
+        }
+    }
+}
