@@ -72,7 +72,10 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Replay"], exclude: ["Golden"]),
         .testTarget(
             name: "LifelineKitTests",
-            dependencies: ["LifelineKit", "TraceStore", "TraceSynth", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "LifelineKit", "TraceStore", "TraceSynth", "Replay", "Rules", "TraceDecode",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "LifelineCLITests", dependencies: ["lifeline"]),
     ]
 )

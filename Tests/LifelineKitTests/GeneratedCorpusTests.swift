@@ -1,0 +1,54 @@
+import Foundation
+import Replay
+import Rules
+import Testing
+import TraceDecode
+import TraceModel
+import TraceSynth
+
+/// The whole rule catalogue against the generator's realistic logs: a clean corpus must yield
+/// no finding at all, and in a corpus with injected breaches every breach must be found, in
+/// its launch, and nothing else may be reported.
+@Suite struct GeneratedCorpusTests {
+    static func replay(_ spec: CorpusSpec) throws -> (findings: [Finding], breaches: [InjectedBreach], events: Int) {
+        let generator = TraceGenerator(spec: spec)
+        var decoder = EventDecoder()
+        var events: [Event] = []
+        var breaches: [InjectedBreach] = []
+        for device in 0..<spec.devices {
+            for day in 0..<spec.days {
+                breaches += generator.injectedBreaches(device: device, day: day)
+                for line in generator.lines(device: device, day: day) {
+                    var bytes = Array(line.utf8)
+                    let result = bytes.withUnsafeMutableBytes { decoder.decode(UnsafeRawBufferPointer($0)) }
+                    guard case .event(let event) = result else {
+                        Issue.record("generated line does not decode: \(line)")
+                        continue
+                    }
+                    events.append(event)
+                }
+            }
+        }
+        return (Replayer.findings(in: events, book: RuleCatalog.standard), breaches, events.count)
+    }
+
+    @Test func aCleanCorpusHasNoFindings() throws {
+        let (findings, breaches, events) = try Self.replay(CorpusSpec(devices: 12, days: 3, seed: 99))
+        #expect(events > 5_000)
+        #expect(breaches.isEmpty)
+        #expect(findings.isEmpty, "\(findings.prefix(5).map { "\($0.rule): \($0.message)" })")
+    }
+
+    @Test func everyInjectedBreachIsFoundAndNothingElse() throws {
+        let (findings, breaches, _) = try Self.replay(CorpusSpec(devices: 12, days: 3, seed: 7, breachRate: 0.2))
+        #expect(breaches.count >= 10)
+        for breach in breaches {
+            let found = findings.contains { $0.device == breach.device && $0.launch == breach.launch && $0.rule == breach.rule }
+            #expect(found, "injected \(breach.rule) in launch \(breach.launch) was not found")
+        }
+        // Every finding is an injected breach's rule or one of the findings it brings along.
+        let expected = Set(breaches.flatMap { [$0.rule] + $0.companions })
+        let unexpected = findings.filter { !expected.contains($0.rule) }
+        #expect(unexpected.isEmpty, "\(unexpected.prefix(5).map { "\($0.rule): \($0.message)" })")
+    }
+}
