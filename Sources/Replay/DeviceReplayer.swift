@@ -15,7 +15,7 @@ public final class DeviceReplayer {
     /// Only the last ``endedLaunchesKept`` are kept, so memory does not grow with the log.
     private var ended: [String: LaunchState] = [:]
     private var endedOrder: [String] = []
-    static let endedLaunchesKept = 32
+    static let endedLaunchesKept = 4
 
     /// How many ended launches are held (for tests of the memory bound).
     var endedLaunchesHeld: Int { ended.count }

@@ -16,19 +16,31 @@ public struct SequenceOrderer {
     private struct Pending {
         var next: Int64
         var events: [Event] = []
+        /// When the launch last had an event (a count of events pushed), for forgetting the
+        /// launches that have gone quiet first.
+        var touched = 0
     }
 
     private let window: Int
     private var launches: [Key: Pending] = [:]
+    /// Beyond this many launches, the half that went quiet longest (and hold nothing) are
+    /// forgotten, so a long stream's memory does not grow with its number of launches. A
+    /// forgotten launch that gets another event starts over: that event waits for its
+    /// predecessors at most `window` events.
+    private let launchesKept: Int
+    private var pushed = 0
 
-    public init(window: Int = 256) {
+    public init(window: Int = 256, launchesKept: Int = 4096) {
         self.window = window
+        self.launchesKept = launchesKept
     }
 
     public mutating func push(_ event: Event, emit: (Event) -> Void) {
         guard let seq = event.seq else { return emit(event) }
         let key = Key(device: event.device, launch: event.launch)
+        pushed += 1
         var pending = launches[key] ?? Pending(next: 0)
+        pending.touched = pushed
         if seq < pending.next {
             emit(event)  // later than its place, and its place has passed: keep it, late
         } else {
@@ -37,6 +49,12 @@ public struct SequenceOrderer {
             release(&pending, emit: emit)
         }
         launches[key] = pending
+        if launches.count > launchesKept { forgetQuietLaunches() }
+    }
+
+    private mutating func forgetQuietLaunches() {
+        let quiet = launches.filter { $0.value.events.isEmpty }.sorted { $0.value.touched < $1.value.touched }
+        for (key, _) in quiet.prefix(launches.count - launchesKept / 2) { launches[key] = nil }
     }
 
     /// Releases everything still held, in order: the input is over.

@@ -41,3 +41,25 @@ import TraceModel
         #expect(order(events) == [0, 1, 2, 1])
     }
 }
+
+@Suite struct SequenceOrdererMemoryTests {
+    /// Thousands of launches pass through in order, with few held: each still comes out at once,
+    /// in order, although most launches have been forgotten by the end.
+    @Test func quietLaunchesAreForgottenWithoutDelayingActiveOnes() {
+        var orderer = SequenceOrderer(window: 256, launchesKept: 64)
+        var out: [String] = []
+        for launch in 0..<1000 {
+            for seq in 0..<3 {
+                orderer.push(event(Double(launch), "s", seq: Int64(seq), launch: "L\(launch)")) {
+                    out.append("\($0.launch)#\($0.seq!)")
+                }
+            }
+            // One long-lived launch keeps logging between the others.
+            orderer.push(event(Double(launch), "s", seq: Int64(launch), launch: "long")) {
+                out.append("\($0.launch)#\($0.seq!)")
+            }
+        }
+        #expect(out.count == 4000, "every event came out without waiting for the flush")
+        #expect(out.suffix(4) == ["L999#0", "L999#1", "L999#2", "long#999"])
+    }
+}
