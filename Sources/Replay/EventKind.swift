@@ -36,7 +36,7 @@ public enum EventKind: String, Sendable, CaseIterable, Hashable {
         self = EventKindTable.shared.lookup(name).kind
     }
 
-    /// The kind of an event name together with its ``ordinal``, in one table probe: the
+    /// The kind of an event name together with its position in ``allCases``, in one table probe: the
     /// replay's dispatch needs both for every event.
     static func lookup(_ name: String) -> (kind: EventKind, ordinal: Int) {
         EventKindTable.shared.lookup(name)

@@ -10,7 +10,8 @@ public struct RuleBook: Sendable {
     /// Which checks run, per process kind: app processes run every check; extension processes
     /// (no UIKit life cycle) only the blueprints that say ``CheckBlueprint/runsOnExtensions``.
     struct Dispatch: Sendable {
-        /// For each event kind (by ``EventKind/ordinal``), the launch-scoped blueprints to call, in order.
+        /// For each event kind (by its position in `EventKind.allCases`), the launch-scoped
+        /// blueprints to call, in order.
         let launch: [[Int]]
         let device: [[Int]]
         /// Every launch- and device-scoped blueprint, for the end of a launch.
@@ -40,12 +41,4 @@ public struct RuleBook: Sendable {
         app = dispatch(extensions: false)
         appExtension = dispatch(extensions: true)
     }
-}
-
-extension EventKind {
-    private static let ordinals: [EventKind: Int] = Dictionary(
-        uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
-
-    /// Position in ``allCases``, for table lookups.
-    public var ordinal: Int { Self.ordinals[self]! }
 }

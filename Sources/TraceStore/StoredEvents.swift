@@ -23,11 +23,6 @@ extension Store {
             return try reader.run(body, deviceEnded: deviceEnded)
         }
     }
-
-    /// Device names, in replay order.
-    public func deviceNames() throws -> [String] {
-        try pool.read { try String.fetchAll($0, sql: "SELECT name FROM devices ORDER BY name") }
-    }
 }
 
 /// Reads rows with the C API: building an `Event` per row is the replay's hot loop, and
