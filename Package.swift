@@ -2,7 +2,8 @@
 // Lifeline: lifecycle and background-task logs of iOS apps, from field uploads to answers.
 //
 // Modules follow the data flow, dependencies pointing one way:
-//   read (TraceRead) → decode (TraceDecode) → store (TraceStore) → replay (Replay + Rules) → report
+//   read (TraceRead) → decode (TraceDecode) → store (TraceStore) → replay (Replay + Rules)
+//   → findings → report (Reports)
 // TraceModel holds the plain values every stage shares; LifelineKit is the façade the CLI and
 // other programs call; `lifeline` is a thin ArgumentParser shell over it.
 import PackageDescription
