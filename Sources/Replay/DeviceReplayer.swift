@@ -40,9 +40,13 @@ public final class DeviceReplayer {
         let context = ReplayContext(device: state, launch: launch)
         // Indexing the tables in place: copying a `Dispatch` per event would retain its arrays.
         let isExtension = launch.isExtension
+        // Local copies: reading a class's array property in the loop would check exclusive
+        // access and retain the array for every call.
+        let launchChecks = launch.checks
         for index in isExtension ? book.appExtension.launch[ordinal] : book.app.launch[ordinal] {
-            launch.checks[index]?.receive(event, kind: kind, context: context)
+            launchChecks[index]?.receive(event, kind: kind, context: context)
         }
+        let deviceChecks = deviceChecks
         for index in isExtension ? book.appExtension.device[ordinal] : book.app.device[ordinal] {
             deviceChecks[index]?.receive(event, kind: kind, context: context)
         }
