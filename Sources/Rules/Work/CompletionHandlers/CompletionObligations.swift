@@ -4,43 +4,46 @@ import TraceModel
 extension Obligation {
     /// `application(_:performFetchWithCompletionHandler:)`: its handler once, within the
     /// fetch-completion budget, before suspension.
-    static let fetch = Obligation(
-        opens: .fetchPerform, closes: .fetchComplete, key: .call, deadline: .budget(.fetchCompletion),
-        missing: Report(.fetchCompletionMissing) { breach in
-            "The completion handler of background fetch call \(breach.opening?.call ?? "?") was never called "
-                + "\(WorkText.due(breach)); call it once with the fetch result on every path, including errors."
-        },
-        overrun: [
-            .fetchCompletion: Report(.fetchOverrun) { breach in
-                "The completion handler of background fetch call \(breach.opening?.call ?? "?") came "
-                    + "\(WorkText.seconds(breach.seconds)) after delivery; the budget is "
-                    + "\(WorkText.seconds(breach.budgetSeconds)). Call it as soon as the download ends."
-            }
-        ],
-        repeated: Report(.fetchCompletionMultiple) { breach in
-            "The completion handler of background fetch call \(breach.at.call ?? "?") was called again; call it "
-                + "exactly once (return after calling it)."
-        })
+    static let fetch = completionHandler(
+        "completion handler of background fetch", opens: .fetchPerform, closes: .fetchComplete,
+        budget: .fetchCompletion,
+        missing: (.fetchCompletionMissing, "call it once with the fetch result on every path, including errors."),
+        overrun: (.fetchOverrun, "Call it as soon as the download ends."),
+        repeated: (.fetchCompletionMultiple, "call it exactly once (return after calling it)."))
 
     /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`: its handler once,
     /// within the push-completion budget, before suspension.
-    static let push = Obligation(
-        opens: .pushReceive, closes: .pushComplete, key: .call, deadline: .budget(.pushCompletion),
-        missing: Report(.pushCompletionMissing) { breach in
-            "The fetchCompletionHandler of remote notification call \(breach.opening?.call ?? "?") was never "
-                + "called \(WorkText.due(breach)); call it once the work is done, on every path."
-        },
-        overrun: [
-            .pushCompletion: Report(.pushOverrun) { breach in
-                "The fetchCompletionHandler of remote notification call \(breach.opening?.call ?? "?") came "
-                    + "\(WorkText.seconds(breach.seconds)) after delivery; the budget is "
-                    + "\(WorkText.seconds(breach.budgetSeconds)). Call it as soon as the work is done."
-            }
-        ],
-        repeated: Report(.pushCompletionMultiple) { breach in
-            "The fetchCompletionHandler of remote notification call \(breach.at.call ?? "?") was called again; "
-                + "call it exactly once."
-        })
+    static let push = completionHandler(
+        "fetchCompletionHandler of remote notification", opens: .pushReceive, closes: .pushComplete,
+        budget: .pushCompletion,
+        missing: (.pushCompletionMissing, "call it once the work is done, on every path."),
+        overrun: (.pushOverrun, "Call it as soon as the work is done."),
+        repeated: (.pushCompletionMultiple, "call it exactly once."))
+
+    /// A completion handler handed to the app with a delivery (`call`), which must be called
+    /// once, within `budget`, before suspension: the one shape of the fetch and push rules,
+    /// which differ only in their names and advice.
+    private static func completionHandler(
+        _ handler: String, opens: EventKind, closes: EventKind, budget: BudgetName,
+        missing: (rule: Rule, advice: String), overrun: (rule: Rule, advice: String),
+        repeated: (rule: Rule, advice: String)
+    ) -> Obligation {
+        Obligation(
+            opens: opens, closes: closes, key: .call, deadline: .budget(budget),
+            missing: Report(missing.rule) { breach in
+                "The \(handler) call \(breach.opening?.call ?? "?") was never called \(WorkText.due(breach)); "
+                    + missing.advice
+            },
+            overrun: [
+                budget: Report(overrun.rule) { breach in
+                    "The \(handler) call \(breach.opening?.call ?? "?") came \(WorkText.seconds(breach.seconds)) "
+                        + "after delivery; the budget is \(WorkText.seconds(breach.budgetSeconds)). " + overrun.advice
+                }
+            ],
+            repeated: Report(repeated.rule) { breach in
+                "The \(handler) call \(breach.at.call ?? "?") was called again; " + repeated.advice
+            })
+    }
 
     /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)`: the stored handler
     /// must be called (after `urlSessionDidFinishEvents`) before the app is suspended.
