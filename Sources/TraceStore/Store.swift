@@ -36,11 +36,8 @@ public final class Store: Sendable {
             try db.execute(sql: "PRAGMA cache_size = -16384")
         }
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            }
-            try Migrations.migrator.migrate(pool)
+            // GRDB's WAL set-up also sets `synchronous = NORMAL` on the writer.
+            pool = try StoreOpening.open(path: path, configuration: configuration, patience: busyTimeout)
         } catch {
             throw StoreError.cannotOpen(path: path, underlying: "\(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 import Testing
 @testable import TraceStore
@@ -14,6 +15,8 @@ import Testing
         #expect(pageSize == 16384)
         let journal = try db.store.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(journal == "wal")
+        let synchronous = try db.store.write { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+        #expect(synchronous == 1, "NORMAL, safe in WAL mode")
     }
 
     @Test func reopeningAnExistingDatabaseKeepsItsData() throws {
@@ -23,5 +26,24 @@ import Testing
         }
         let reopened = try Store(path: db.store.path)
         #expect(try reopened.files().map(\.path) == ["x"])
+    }
+
+    /// Several processes (here: separate connections) opening one new file at once must all
+    /// succeed: each must see the migrations another one applied meanwhile instead of running
+    /// them again into "table already exists".
+    @Test func storesOpenedAtOnceOnANewFileAllSucceed() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-race-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for round in 0..<60 {
+            let path = directory.appendingPathComponent("race-\(round).db").path
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do { _ = try Store(path: path) } catch { failures.withLock { $0.append("\(error)") } }
+            }
+            #expect(failures.withLock { $0 } == [], "round \(round)")
+            let applied = try Store(path: path).read { try Migrations.migrator.appliedMigrations($0) }
+            #expect(applied.count == 2)
+        }
     }
 }
