@@ -31,10 +31,18 @@ public final class DeviceReplayer {
     public var device: String { state.device }
 
     /// Replays one event; findings it makes evident are passed to `emit`.
-    ///
-    /// The event is consumed: it ends up as its launch's ``LaunchState/lastEvent`` without a
-    /// copy (copying an event's strings was the largest cost in the replay's profile).
     public func receive(_ event: consuming Event, emit: (Finding) -> Void) {
+        var event = event
+        receive(swapping: &event, emit: emit)
+    }
+
+    /// Replays one event, which ends up as its launch's ``LaunchState/lastEvent``; on return
+    /// `event` holds what it replaced, for the caller to drop.
+    ///
+    /// Swapped rather than consumed: the optimiser turns a `consuming` parameter of this
+    /// function into a borrowed one and then copies the event into `lastEvent`, and copying an
+    /// event's strings was among the largest costs in the replay's profile.
+    func receive(swapping event: inout Event, emit: (Finding) -> Void) {
         let (kind, ordinal) = EventKind.lookup(event.name)
         let launch = launchState(for: event)
         let context = ReplayContext(device: state, launch: launch)
@@ -50,12 +58,10 @@ public final class DeviceReplayer {
         for index in isExtension ? book.appExtension.device[ordinal] : book.app.device[ordinal] {
             deviceChecks[index]?.receive(event, kind: kind, context: context)
         }
-        if kind == .terminate, launch.terminated == nil || launch.terminated == event {
-            launch.terminated = event
-            launch.lastEvent = event
+        swap(&launch.lastEvent, &event)
+        if kind == .terminate, launch.terminated == nil || launch.terminated == launch.lastEvent {
+            launch.terminated = launch.lastEvent
             end(launch, .terminated(launch.lastEvent))
-        } else {
-            launch.lastEvent = event
         }
         flush(emit)
     }

@@ -27,7 +27,8 @@ public final class Replayer {
             devices[event.device] = replayer
         }
         last = replayer
-        replayer.receive(event, emit: emit)
+        var event = event
+        replayer.receive(swapping: &event, emit: emit)
     }
 
     /// Ends one device's log (its open launches are closed) and frees its state.

