@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import GRDB
+import Synchronization
 import Testing
 @testable import TraceStore
 
