@@ -37,17 +37,19 @@ final class ContextDirectory {
         last = nil
     }
 
+    /// Values go through ``ExactStatement``: an envelope field may hold a NUL.
     private func load(_ key: Key, in db: Database) throws -> Int64 {
-        let arguments: StatementArguments = [key.app, key.appVersion, key.os, key.model, key.process]
+        let values: [ExactValue] = [.text(key.app), .text(key.appVersion), .text(key.os), .text(key.model), .text(key.process)]
         let select = try db.cachedStatement(sql: """
             SELECT id FROM contexts
             WHERE app IS ? AND app_version IS ? AND os IS ? AND model IS ? AND process IS ?
             """)
-        if let id = try Int64.fetchOne(select, arguments: arguments) {
+        if let id = try ExactStatement.integer(select, values) {
             return id
         }
-        try db.cachedStatement(sql: "INSERT INTO contexts (app, app_version, os, model, process) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: arguments)
+        try ExactStatement.execute(
+            db.cachedStatement(sql: "INSERT INTO contexts (app, app_version, os, model, process) VALUES (?, ?, ?, ?, ?)"),
+            values)
         return db.lastInsertedRowID
     }
 }

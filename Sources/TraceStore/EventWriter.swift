@@ -13,9 +13,12 @@ public final class EventWriter {
     private let launches = LaunchDirectory()
     private let contexts = ContextDirectory()
     private var row = RowBinding()
+    /// Whose rows the files this writer registers or resumes are (see ``IngestClaim``).
+    let claim: IngestClaim
 
-    public init(store: Store) {
+    public init(store: Store, claim: IngestClaim = .unheld) {
         self.store = store
+        self.claim = claim
     }
 
     /// Runs `body` in one IMMEDIATE transaction: everything it registers, writes and
@@ -42,24 +45,6 @@ public final class EventWriter {
     public struct Transaction {
         let writer: EventWriter
         let db: Database
-
-        /// Adds a file's row, or adopts the row another process registered for the same
-        /// content a moment ago. Returns its id.
-        public func register(_ file: FileRegistration) throws -> Int64 {
-            if let sha256 = file.sha256,
-               let existing = try Int64.fetchOne(
-                   db.cachedStatement(sql: "SELECT id FROM files WHERE sha256 = ?"), arguments: [sha256])
-            {
-                return existing
-            }
-            try db.cachedStatement(sql: """
-                INSERT INTO files (path, size, sha256, compression, status, started_at)
-                VALUES (?, ?, ?, ?, 'ingesting', ?)
-                """).execute(arguments: [
-                    file.path, file.size, file.sha256, file.compression, FileRecord.timestamp(file.startedAt),
-                ])
-            return db.lastInsertedRowID
-        }
 
         /// Inserts a batch's events (ignoring ones already stored) and rejects, and advances
         /// the file's committed line count.
@@ -128,7 +113,8 @@ public final class EventWriter {
             }
         }
         try launches.flush(in: db)
-        outcome.rejects = try insertRejects(batch, in: db)
+        outcome.rejects = batch.rejects.count
+        outcome.rejectsAlreadyStored = try insertRejects(batch, in: db)
         try db.cachedStatement(sql: """
             UPDATE files SET lines = max(lines, ?), events = events + ?, duplicates = duplicates + ?,
                 rejects = rejects + ?
@@ -181,25 +167,24 @@ public final class EventWriter {
         return highest.map { $0 - first + 1 } ?? 0
     }
 
+    /// Stores the batch's rejected lines, each once whatever input it came in (see
+    /// ``RejectIdentity``); returns how many were already stored.
     private func insertRejects(_ batch: IngestBatch, in db: Database) throws -> Int {
         guard !batch.rejects.isEmpty else { return 0 }
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO rejects (file_id, line, reason, message, raw, raw_bytes) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (file_id, line) DO NOTHING
+            INSERT INTO rejects (file_id, line, reason, message, raw, raw_bytes, identity) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING
             """)
-        var inserted = 0
+        var alreadyStored = 0
         for reject in batch.rejects {
             // Valid UTF-8 is stored as text, so that sqlite3 and Datasette show it as it was.
-            let raw: DatabaseValue =
-                String(validating: reject.raw, as: UTF8.self).map { $0.databaseValue }
-                ?? Data(reject.raw).databaseValue
-            try statement.execute(arguments: [
-                batch.fileID, reject.line, reject.issue.reason.rawValue, reject.issue.message, raw,
-                reject.rawBytes,
+            let raw: ExactValue = String(validating: reject.raw, as: UTF8.self).map { .text($0) } ?? .blob(reject.raw)
+            try ExactStatement.execute(statement, [
+                .integer(batch.fileID), .integer(Int64(reject.line)), .text(reject.issue.reason.rawValue),
+                .text(reject.issue.message), raw, .integer(Int64(reject.rawBytes)), .integer(RejectIdentity.of(reject)),
             ])
-            inserted += db.changesCount
+            if db.changesCount == 0 { alreadyStored += 1 }
         }
-        return inserted
+        return alreadyStored
     }
 }
-

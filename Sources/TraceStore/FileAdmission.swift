@@ -9,6 +9,17 @@ public enum FileAdmission: Sendable, Hashable {
     case resume(fileID: Int64, linesDone: Int)
     /// The same content is already stored (perhaps under another path): nothing to do.
     case skip(previous: FileRecord)
+    /// Another live ingest is reading it, or moved it on: not this ingest's to read.
+    case busy(FileSkip)
+
+    /// Why the file is not to be read at all, or nil when it is.
+    public var skipReason: String? {
+        switch self {
+        case .new, .resume: nil
+        case .skip(let previous): FileSkip.alreadyStored(previous).description
+        case .busy(let reason): reason.description
+        }
+    }
 }
 
 /// A file about to be read for the first time.
@@ -40,7 +51,17 @@ extension Store {
             }
             switch existing.status {
             case .done: return .skip(previous: existing)
-            case .ingesting: return .resume(fileID: existing.id!, linesDone: existing.lines)
+            // Only streams are interrupted, and they have no content hash while read.
+            case .interrupted: return .new
+            case .ingesting:
+                let id = existing.id ?? 0
+                let state = try Row.fetchOne(
+                    db, sql: "SELECT \(FileClaimState.columns) FROM files WHERE id = ?", arguments: [id]
+                ).map(FileClaimState.init)
+                if let state, let busy = state.refusal(readingAfter: existing.lines, record: { existing }) {
+                    return .busy(busy)
+                }
+                return .resume(fileID: id, linesDone: existing.lines)
             }
         }
     }

@@ -28,6 +28,8 @@ public struct FileRecord: Codable, Sendable, Hashable, FetchableRecord, MutableP
 
     public enum Status: String, Codable, Sendable {
         case ingesting, done
+        /// A stream whose ingest died: it cannot be resumed (see `Store.interruptAbandonedStreams`).
+        case interrupted
     }
 
     public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase

@@ -39,7 +39,8 @@ extension Store {
             case .all:
                 try db.execute(sql: "DELETE FROM findings")
             case .only(let names):
-                for name in names { try db.execute(sql: "DELETE FROM findings WHERE device = ?", arguments: [name]) }
+                let delete = try db.makeStatement(sql: "DELETE FROM findings WHERE device = ?")
+                for name in names { try ExactStatement.execute(delete, [.text(name)]) }
             }
             try db.execute(
                 sql: """
@@ -61,11 +62,14 @@ extension Store {
                 let explainedBy = finding.explainedBy.flatMap {
                     ids[FindingKey(device: finding.device, launch: finding.launch, rule: $0.rule, ts: $0.ts)]
                 }
-                try insert.execute(arguments: [
-                    runID, finding.rule, finding.category.rawValue, finding.severity.rawValue, finding.device,
-                    finding.launch, finding.ts.microseconds, Self.jsonArray(finding.events.map(\.rowID)),
-                    Self.jsonArray(finding.events.map(\.seq)), finding.budget, finding.budgetSeconds,
-                    finding.measured, finding.unit, finding.message, explainedBy,
+                // Device, launch and message carry input text, which may hold a NUL (see `ExactStatement`).
+                try ExactStatement.execute(insert, [
+                    .integer(runID), .text(finding.rule), .text(finding.category.rawValue),
+                    .text(finding.severity.rawValue), .text(finding.device), .text(finding.launch),
+                    .integer(finding.ts.microseconds), .text(Self.jsonArray(finding.events.map(\.rowID))),
+                    .text(Self.jsonArray(finding.events.map(\.seq))), .text(finding.budget),
+                    .real(finding.budgetSeconds), .real(finding.measured), .text(finding.unit),
+                    .text(finding.message), .integer(explainedBy),
                 ])
                 ids[FindingKey(device: finding.device, launch: finding.launch, rule: finding.rule, ts: finding.ts)] =
                     db.lastInsertedRowID

@@ -44,5 +44,9 @@ public struct RejectedLine: Sendable, Hashable {
 public struct BatchOutcome: Sendable, Hashable {
     public var inserted = 0
     public var duplicates = 0
+    /// Rejected lines of the batch, stored now or already stored (a bad line seen again is
+    /// still bad input, and counts as such in the file's row).
     public var rejects = 0
+    /// Of ``rejects``, those already in `rejects` from an earlier ingest (see `RejectIdentity`).
+    public var rejectsAlreadyStored = 0
 }

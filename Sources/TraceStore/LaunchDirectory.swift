@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import TraceModel
 
 /// The writer's cache of device and launch ids, and of each launch's running totals, which it
@@ -90,17 +91,21 @@ final class LaunchDirectory {
         last = nil
     }
 
+    /// Names go through ``ExactStatement``: a device or launch id may hold a NUL.
     private func load(_ key: Key, in db: Database) throws -> Entry {
         let deviceID = try deviceID(key.device, in: db)
         // Cached statements: GRDB prepares (and authorizes) plain `sql:` calls every time, which
         // showed in the profile of corpora made of many small files.
         let select = try db.cachedStatement(
             sql: "SELECT id, first_ts, last_ts, unsequenced FROM launches WHERE device_id = ? AND name = ?")
-        if let row = try Row.fetchOne(select, arguments: [deviceID, key.launch]) {
-            return Entry(id: row[0], firstTS: row[1], lastTS: row[2], unsequenced: row[3])
+        let found = try ExactStatement.fetchFirst(select, [.integer(deviceID), .text(key.launch)]) { row in
+            Entry(id: sqlite3_column_int64(row, 0), firstTS: ExactStatement.integer(row, 1),
+                  lastTS: ExactStatement.integer(row, 2), unsequenced: sqlite3_column_int64(row, 3))
         }
-        try db.cachedStatement(sql: "INSERT INTO launches (device_id, name) VALUES (?, ?)")
-            .execute(arguments: [deviceID, key.launch])
+        if let found { return found }
+        try ExactStatement.execute(
+            db.cachedStatement(sql: "INSERT INTO launches (device_id, name) VALUES (?, ?)"),
+            [.integer(deviceID), .text(key.launch)])
         let id = db.lastInsertedRowID
         guard id <= Self.maxLaunchID else {
             throw StoreError.writeFailed(
@@ -111,9 +116,14 @@ final class LaunchDirectory {
 
     private func deviceID(_ name: String, in db: Database) throws -> Int64 {
         if let id = deviceIDs[name] { return id }
-        try db.cachedStatement(sql: "INSERT INTO devices (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
-            .execute(arguments: [name])
-        let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM devices WHERE name = ?"), arguments: [name])!
+        try ExactStatement.execute(
+            db.cachedStatement(sql: "INSERT INTO devices (name) VALUES (?) ON CONFLICT (name) DO NOTHING"),
+            [.text(name)])
+        guard let id = try ExactStatement.integer(
+            db.cachedStatement(sql: "SELECT id FROM devices WHERE name = ?"), [.text(name)])
+        else {
+            throw StoreError.writeFailed(what: "add device \(name)", underlying: "its row is missing after the insert")
+        }
         deviceIDs[name] = id
         return id
     }

@@ -7,6 +7,7 @@ enum Migrations {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: events, files, rejects", migrate: createIngestSchema)
         migrator.registerMigration("v2: runs, findings", migrate: createFindingsSchema)
+        migrator.registerMigration(IngestClaimsMigration.identifier, migrate: IngestClaimsMigration.migrate)
         return migrator
     }
 

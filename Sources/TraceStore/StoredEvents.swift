@@ -42,10 +42,10 @@ private struct StoredEventReader {
 
     init(db: Database, devices: Store.DeviceSelection) throws {
         var filter = ""
-        var arguments: StatementArguments = []
-        if case .only(let names) = devices {
+        var names: [String] = []
+        if case .only(let selected) = devices {
+            names = selected
             filter = "WHERE d.name IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
-            arguments = StatementArguments(names)
         }
         statement = try db.makeStatement(sql: """
             SELECT d.name, l.id, l.name, e.id, e.ts, e.seq, e.mono, e.event, e.context_id, e.phase,
@@ -56,12 +56,25 @@ private struct StoredEventReader {
             \(filter)
             ORDER BY d.name, l.first_ts, l.id, e.id
             """)
-        statement.arguments = arguments
+        // Bound by length, as the names were stored (see `ExactStatement`).
+        try ExactStatement.bind(names.map { ExactValue.text($0) }, to: statement)
+        self.contexts = try Self.contexts(in: db)
+    }
+
+    /// Every context, its texts read by length so that a NUL inside one survives.
+    private static func contexts(in db: Database) throws -> [Int64: (String?, String?, String?, String?, String?)] {
+        let statement = try db.makeStatement(sql: "SELECT id, app, app_version, os, model, process FROM contexts")
+        let stmt = statement.sqliteStatement
         var contexts: [Int64: (String?, String?, String?, String?, String?)] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, app, app_version, os, model, process FROM contexts") {
-            contexts[row[0]] = (row[1], row[2], row[3], row[4], row[5])
+        while true {
+            let code = sqlite3_step(stmt)
+            if code == SQLITE_DONE { return contexts }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading contexts for replay")
+            }
+            let text = { ExactStatement.text(stmt, $0) }
+            contexts[sqlite3_column_int64(stmt, 0)] = (text(1), text(2), text(3), text(4), text(5))
         }
-        self.contexts = contexts
     }
 
     mutating func run(_ body: (Event) throws -> Void, deviceEnded: (String) throws -> Void) throws -> Int {
@@ -131,9 +144,7 @@ private struct StoredEventReader {
     }
 
     private func text(_ stmt: OpaquePointer, _ column: Int32) -> String? {
-        guard let pointer = sqlite3_column_text(stmt, column) else { return nil }
-        let count = Int(sqlite3_column_bytes(stmt, column))
-        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
+        ExactStatement.text(stmt, column)
     }
 
     private mutating func interned(_ stmt: OpaquePointer, _ column: Int32) -> String? {

@@ -85,7 +85,7 @@ import TraceStore
         let sha = try shellOutput("sha256sum \(file) | cut -d' ' -f1")
         let writer = EventWriter(store: store)
         let fileID = try writer.transaction {
-            try $0.register(FileRegistration(path: file, size: nil, sha256: sha, compression: "none"))
+            try #require(try $0.register(FileRegistration(path: file, size: nil, sha256: sha, compression: "none")).fileID)
         }
         var batch = IngestBatch(fileID: fileID)
         batch.throughLine = 40

@@ -22,7 +22,7 @@ import TraceModel
     private func startFile(_ store: Store, sha: String) throws -> Int64 {
         #expect(try store.admission(sha256: sha) == .new)
         return try EventWriter(store: store).transaction {
-            try $0.register(FileRegistration(path: "f-\(sha)", size: 1, sha256: sha, compression: "zstd"))
+            try #require(try $0.register(FileRegistration(path: "f-\(sha)", size: 1, sha256: sha, compression: "zstd")).fileID)
         }
     }
 
@@ -101,7 +101,7 @@ import TraceModel
         let db = try TemporaryDatabase()
         let first = try startFile(db.store, sha: "a")
         let second = try EventWriter(store: db.store).transaction {
-            try $0.register(FileRegistration(path: "copy", size: 1, sha256: "a", compression: "zstd"))
+            try #require(try $0.register(FileRegistration(path: "copy", size: 1, sha256: "a", compression: "zstd")).fileID)
         }
         #expect(first == second)
     }

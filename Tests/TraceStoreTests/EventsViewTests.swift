@@ -11,7 +11,7 @@ import TraceModel
         let db = try TemporaryDatabase()
         let writer = EventWriter(store: db.store)
         let fileID = try writer.transaction {
-            try $0.register(FileRegistration(path: "f", size: 1, sha256: "f", compression: "none"))
+            try #require(try $0.register(FileRegistration(path: "f", size: 1, sha256: "f", compression: "none")).fileID)
         }
         var batch = IngestBatch(fileID: fileID)
         for device in 0..<20 {

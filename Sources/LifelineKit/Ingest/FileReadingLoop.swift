@@ -37,9 +37,9 @@ struct FileReadingLoop: Sendable {
         do {
             sha256 = standardInput ? nil : try FileFingerprint.sha256(path: path)
             admission = try store.admission(sha256: sha256)
-            if case .skip(let previous) = admission {
+            if let reason = admission.skipReason {
                 report.outcome = .skipped
-                report.message = "already ingested as \(previous.path) at \(previous.ingestedAt ?? previous.startedAt)"
+                report.message = reason
                 return queue.push(.report(report))
             }
             reader = try LineReader(path: path, maxLineBytes: options.maxLineBytes, hashing: standardInput)
@@ -57,7 +57,7 @@ struct FileReadingLoop: Sendable {
             skipThrough = linesDone
             report.outcome = .resumed
             report.message = "resumed after line \(linesDone)"
-            opened = queue.push(.resume(fileKey: fileKey, fileID: fileID))
+            opened = queue.push(.resume(fileKey: fileKey, fileID: fileID, linesDone: linesDone))
         default:
             let size = standardInput ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).map(Int64.init)
             opened = queue.push(.register(fileKey: fileKey, FileRegistration(

@@ -34,6 +34,10 @@ public final class Ingestor: Sendable {
         _ paths: [String], progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) -> IngestSummary {
         let started = Date()
+        let claim = IngestClaim.begin()
+        defer { claim.end() }
+        // Best effort: a failure here is the database's, and the ingest meets it again at once.
+        _ = try? store.interruptAbandonedStreams()
         let inputs = InputPaths.expand(paths)
         let counters = ProgressCounters(filesTotal: inputs.count)
         let queue = BoundedQueue<IngestMessage>(capacity: options.queuedEvents)
@@ -47,7 +51,7 @@ public final class Ingestor: Sendable {
         thread.name = "lifeline-read"
         thread.start()
 
-        var writer = BatchWritingLoop(store: store, counters: counters, progress: progress)
+        var writer = BatchWritingLoop(store: store, claim: claim, counters: counters, progress: progress)
         while case let messages = queue.popAll(), !messages.isEmpty {
             if !writer.handle(messages) {
                 queue.close()
@@ -65,8 +69,8 @@ public final class Ingestor: Sendable {
 enum IngestMessage: Sendable {
     /// A file to read from its first line: register it (in the writer's transaction).
     case register(fileKey: Int, FileRegistration)
-    /// A file already registered by an interrupted ingest, resumed.
-    case resume(fileKey: Int, fileID: Int64)
+    /// A file already registered by an interrupted ingest, to resume after `linesDone`.
+    case resume(fileKey: Int, fileID: Int64, linesDone: Int)
     /// Lines of a file to commit (`batch.fileID` is filled in by the writer).
     case batch(fileKey: Int, IngestBatch)
     /// The file's last batch has been sent: what the reader knows about it.
