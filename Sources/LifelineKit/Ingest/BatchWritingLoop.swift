@@ -39,11 +39,11 @@ struct BatchWritingLoop {
                         stored[fileKey, default: (0, 0)].duplicates += outcome.duplicates
                         inserted += outcome.inserted
                         duplicates += outcome.duplicates
-                    case .finished(let fileKey, var report, let cut, let sha256):
+                    case .finished(let fileKey, var report, let ending):
                         let totals = stored.removeValue(forKey: fileKey) ?? (0, 0)
                         report.events = totals.events
                         report.duplicates = totals.duplicates
-                        try transaction.finish(fileID: fileIDs.removeValue(forKey: fileKey)!, cut: cut, sha256: sha256)
+                        try transaction.finish(fileID: fileIDs.removeValue(forKey: fileKey)!, ending)
                         done.append(report)
                     case .report(let report):
                         done.append(report)
