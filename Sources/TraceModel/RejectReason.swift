@@ -15,7 +15,8 @@ public enum RejectReason: String, Sendable, CaseIterable, Codable {
     case invalidUTF8 = "invalid-utf8"
     /// The line is longer than the reader's line cap; it was skipped to keep memory bounded.
     case lineTooLong = "line-too-long"
-    /// The last line of a file that was cut short (no newline, and the stream ended mid-way).
+    /// The last line of a file that was cut short, as versions before damage accounting stored
+    /// it; that line is now counted as lost (`files.lost_lines`). Kept so stored codes decode.
     case cutShort = "cut-short"
 }
 

@@ -1,74 +1,75 @@
 import CZlib
 
-/// gzip through zlib's `inflate`. Window bits 15+32 accept a gzip (or zlib) header, and
-/// `inflateReset` after each member continues with the next, because `cat a.gz b.gz` and
-/// loggers that reopen their output both make multi-member files.
+/// gzip through zlib's `inflate`. Window bits 15+32 accept a gzip (or zlib) header;
+/// `Z_STREAM_END` comes only after zlib has checked the member's CRC32 and length, which is
+/// what marks a member as verified, and `inflateReset` then continues with the next member,
+/// because `cat a.gz b.gz` and loggers that reopen their output both make multi-member files.
 final class GzipDecompressor: Decompressor {
+    let unitName = "gzip member"
+    private(set) var frameOpen = false
+    private(set) var frameStart = 0
     /// Heap-pinned: zlib keeps a pointer back to its `z_stream` and rejects one that moved.
     private let stream: UnsafeMutablePointer<z_stream>
-    private let output: UnsafeMutableRawBufferPointer
-    private var memberOpen = false
-    private var memberStart = 0
+    private let outputStep: Int
 
-    init(outputSize: Int) {
+    init(outputStep: Int) throws(ReadError) {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         let status = inflateInit2_(stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        self.outputStep = outputStep
         guard status == Z_OK else {
-            fatalError("inflateInit2 failed: \(String(cString: zError(status)))")
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+            throw .readFailed(path: "gzip", reason: "inflateInit2 failed: \(String(cString: zError(status)))")
         }
-        output = .allocate(byteCount: outputSize, alignment: 16)
     }
 
     deinit {
         inflateEnd(stream)
         stream.deinitialize(count: 1)
         stream.deallocate()
-        output.deallocate()
     }
 
-    func decompress(
-        _ input: UnsafeRawBufferPointer, at offset: Int,
-        emit: (UnsafeRawBufferPointer) throws -> Bool
-    ) rethrows -> DecompressOutcome {
+    func decompress(_ input: UnsafeRawBufferPointer, at offset: Int, into hold: FrameHold) throws(ReadError) -> DecodeStep {
         guard let base = input.baseAddress, !input.isEmpty else { return .needsInput }
         stream.pointee.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
-        stream.pointee.avail_in = uInt(input.count)
-        let outputBase = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
+        // Chunks are far below 4 GiB; clamp anyway rather than trap.
+        stream.pointee.avail_in = uInt(clamping: input.count)
+        var consumed: Int { input.count - Int(stream.pointee.avail_in) }
         while true {
-            let hasInput = stream.pointee.avail_in > 0
-            if hasInput, !memberOpen {
-                memberOpen = true
-                memberStart = offset + input.count - Int(stream.pointee.avail_in)
+            if !frameOpen, stream.pointee.avail_in > 0 {
+                frameOpen = true
+                frameStart = offset + consumed
             }
-            stream.pointee.next_out = outputBase
-            stream.pointee.avail_out = uInt(output.count)
+            let space = try hold.space(atLeast: outputStep)
+            stream.pointee.next_out = space.baseAddress?.assumingMemoryBound(to: Bytef.self)
+            stream.pointee.avail_out = uInt(clamping: space.count)
             let status = inflate(stream, Z_NO_FLUSH)
-            let produced = output.count - Int(stream.pointee.avail_out)
-            if produced > 0, try !emit(UnsafeRawBufferPointer(start: output.baseAddress, count: produced)) {
-                return .stopped
-            }
+            hold.commit(space.count - Int(stream.pointee.avail_out))
             switch status {
-            case Z_OK:
-                break
             case Z_STREAM_END:
                 inflateReset(stream)
-                memberOpen = false
+                frameOpen = false
+                return .frameEnded(consumed: consumed)
+            case Z_OK:
+                // A full output buffer may hide more decoded data even when the input is used up.
+                if stream.pointee.avail_in == 0, stream.pointee.avail_out > 0 { return .needsInput }
             case Z_BUF_ERROR:
                 // No progress possible without more input: not an error for a stream.
                 return .needsInput
             default:
-                let at = offset + input.count - Int(stream.pointee.avail_in)
                 let message = stream.pointee.msg.map { String(cString: $0) } ?? String(cString: zError(status))
-                return .corrupt(offset: at, reason: "gzip: \(message) at byte \(at)")
+                // zlib's wording for the trailer checks, made after the member's last byte.
+                let trailer = message == "incorrect data check" || message == "incorrect length check"
+                return .damaged(reason: message, decodedToEnd: trailer)
             }
-            // A full output buffer may hide more decoded data even when the input is used up.
-            if stream.pointee.avail_in == 0, stream.pointee.avail_out > 0 { return .needsInput }
         }
     }
 
-    func incompleteReason(endingAt offset: Int) -> String? {
-        guard memberOpen else { return nil }
-        return "gzip member starting at byte \(memberStart) cut short at byte \(offset): input ended mid-member"
+    func reset() {
+        inflateReset(stream)
+        frameOpen = false
     }
+
+    static func startsFrame(_ bytes: UnsafeRawBufferPointer) -> Bool { FrameMagic.gzip(bytes) }
 }

@@ -9,9 +9,6 @@ public struct Line {
         /// Longer than the reader's `maxLineBytes`; `bytes` holds only its first
         /// `Line.prefixLimit` bytes, so one runaway line cannot exhaust memory.
         case tooLong(totalBytes: Int)
-        /// The unterminated tail of a stream that was cut short or corrupt; `bytes` is what
-        /// arrived, at most `Line.prefixLimit` of it. Likely an incomplete JSON object.
-        case cutShort
     }
 
     /// How many leading bytes are kept of lines that cannot be delivered whole: enough to see
@@ -22,7 +19,7 @@ public struct Line {
     public var number: Int
     public var bytes: UnsafeRawBufferPointer
     /// The line's real length: `bytes.count`, unless only a prefix could be kept (a
-    /// `.tooLong` line, or a `.cutShort` one over `Line.prefixLimit`).
+    /// `.tooLong` line).
     public var totalBytes: Int
     public var kind: Kind
 }

@@ -3,10 +3,14 @@ import TraceModel
 
 /// Reads a JSON Lines log, plain or zstd or gzip (told apart by magic bytes), and hands out
 /// its lines one at a time from reused buffers. Memory stays bounded by a few chunk-sized
-/// buffers whatever the size of the file or of its lines.
+/// buffers and one frame's output (see ``FrameHold``) whatever the size of the file or of its
+/// lines.
 ///
 /// Field logs end badly: loggers are killed mid-frame and storage flips bits. Rather than
-/// failing, the reader delivers every line it could decode and records the damage in `cut`.
+/// failing, the reader delivers every line it can trust and accounts for the others in
+/// `damage`: a compressed frame is delivered only once it has decoded and verified whole; a
+/// damaged one delivers nothing, its lines are counted as lost, and reading resumes at the
+/// next frame found after it. Lines delivered + lines lost = every line of the input.
 ///
 /// A class, not a struct, so that the line callback may read the progress counters while
 /// `forEachLine` runs. Use it from one thread.
@@ -15,20 +19,32 @@ public final class LineReader {
     public let compression: Compression
     /// Compressed bytes read from the source so far, for progress in MB/s of the input.
     public var compressedBytesRead: Int { source.bytesRead }
-    /// Decompressed bytes produced so far (for plain input, the bytes read).
+    /// Decompressed bytes delivered so far (for plain input, the bytes read).
     public private(set) var decompressedBytes = 0
-    /// Set once `forEachLine` returns if the stream was truncated or corrupt: where, and why.
-    public private(set) var cut: StreamCut?
+    /// Once `forEachLine` returns: every damaged stretch of the input, in order, with the
+    /// lines it took. Empty for a healthy stream.
+    public private(set) var damage: [StreamDamage] = []
     /// Lowercase hex SHA-256 of every byte of the source, when created with `hashing: true`
-    /// and the source was read to its end. Meant for standard input, which cannot be hashed
-    /// beforehand; when decoding stops at corruption the rest is still read for the hash.
+    /// and the source was read to its end. Meant for standard input and other sources that
+    /// can be read only once, which cannot be hashed beforehand.
     public private(set) var sha256: String?
+
+    /// The damage that ended the stream when it was cut short (input ended mid-frame).
+    public var cut: StreamDamage? { damage.last.flatMap { $0.kind == .cut ? $0 : nil } }
+    /// Lines of the input so far, delivered or lost: the number of the last one.
+    public var lineCount: Int { splitter.lineNumber }
+    /// Lines lost to damage and cuts.
+    public var lostLines: Int { damage.reduce(0) { $0 + $1.lines } }
 
     private let source: ByteSource
     private let decompressor: (any Decompressor)?
+    private let hold: FrameHold
+    private var finder: FrameFinder?
     private let splitter: LineSplitter
     private var hasher: SHA256?
     private var started = false
+    /// After damage, until the next frame is found.
+    private var resyncing = false
 
     /// Opens a file, or standard input for "-", and reads far enough to detect its format.
     ///
@@ -41,23 +57,28 @@ public final class LineReader {
         try self.init(path: path, maxLineBytes: maxLineBytes, hashing: hashing, chunkSize: 1 << 20)
     }
 
-    /// `chunkSize` sizes both the read and the decompression buffers; tests shrink it to put
-    /// lines across chunk boundaries.
-    convenience init(path: String, maxLineBytes: Int, hashing: Bool, chunkSize: Int) throws {
+    /// `chunkSize` sizes the read buffer and the first frame buffer, and `frameMemory` caps the
+    /// memory one frame's output may take before it spills to disk; tests shrink both.
+    convenience init(path: String, maxLineBytes: Int, hashing: Bool, chunkSize: Int, frameMemory: Int = 16 << 20) throws {
         try self.init(
             source: ByteSource(path: path, chunkSize: chunkSize),
-            maxLineBytes: maxLineBytes, hashing: hashing, chunkSize: chunkSize)
+            maxLineBytes: maxLineBytes, hashing: hashing, chunkSize: chunkSize, frameMemory: frameMemory)
     }
 
-    init(source: ByteSource, maxLineBytes: Int, hashing: Bool, chunkSize: Int) throws {
+    init(source: ByteSource, maxLineBytes: Int, hashing: Bool, chunkSize: Int, frameMemory: Int = 16 << 20) throws {
         self.source = source
         compression = Compression.detect(try source.prefix(Compression.magicLength))
-        decompressor =
-            switch compression {
-            case .zstd: ZstdDecompressor(outputSize: chunkSize)
-            case .gzip: GzipDecompressor(outputSize: chunkSize)
-            case .none: nil
-            }
+        switch compression {
+        case .zstd:
+            decompressor = try ZstdDecompressor()
+            finder = FrameFinder(startsFrame: ZstdDecompressor.startsFrame)
+        case .gzip:
+            decompressor = try GzipDecompressor(outputStep: min(chunkSize, 128 << 10))
+            finder = FrameFinder(startsFrame: GzipDecompressor.startsFrame)
+        case .none:
+            decompressor = nil
+        }
+        hold = FrameHold(initialCapacity: decompressor == nil ? 1 : chunkSize, memoryCap: frameMemory)
         splitter = LineSplitter(maxLineBytes: maxLineBytes)
         hasher = hashing ? SHA256() : nil
     }
@@ -65,16 +86,16 @@ public final class LineReader {
     /// Calls `body` for each line, in order, with its 1-based number; returning false stops
     /// early. `line.bytes` excludes the line's `\n` and a `\r` before it, and is valid only
     /// during the call. Blank lines are delivered too; skipping them is the decoder's call.
+    /// Lost lines take numbers too (see ``StreamDamage/afterLine``), so the numbers delivered
+    /// have gaps where `damage` says.
     ///
-    /// A last line without a newline is `.complete` if the stream ended cleanly and
-    /// `.cutShort` if it was truncated or corrupt, in which case `cut` says where and why.
-    /// The input is read once: calling this again delivers nothing.
+    /// A last line without a newline is delivered if the stream ended cleanly, and counted
+    /// as lost if it was cut short. The input is read once: calling this again delivers nothing.
     ///
     /// - Throws: `ReadError.readFailed` if the OS fails a read, or whatever `body` throws.
     public func forEachLine(_ body: (Line) throws -> Bool) throws {
         guard !started else { return }
         started = true
-        let splitter = splitter
         while true {
             let chunk = try source.next()
             if chunk.isEmpty { break }
@@ -84,36 +105,110 @@ public final class LineReader {
                 guard try splitter.feed(chunk, body) else { return }
                 continue
             }
-            let outcome = try decompressor.decompress(chunk, at: source.bytesRead - chunk.count) { output in
-                decompressedBytes += output.count
-                return try splitter.feed(output, body)
-            }
-            switch outcome {
-            case .needsInput:
-                continue
-            case .stopped:
-                return
-            case let .corrupt(offset, reason):
-                cut = StreamCut(compressedOffset: offset, afterLine: splitter.lineNumber, reason: reason)
-                try splitter.finish(cut: true, body)
-                try hashRemainder()
-                return
-            }
+            guard try decode(chunk, at: source.bytesRead - chunk.count, with: decompressor, body) else { return }
         }
-        if let reason = decompressor?.incompleteReason(endingAt: source.bytesRead) {
-            cut = StreamCut(compressedOffset: source.bytesRead, afterLine: splitter.lineNumber, reason: reason)
-        }
-        try splitter.finish(cut: cut != nil, body)
+        try finish(body)
         sha256 = hasher.map { hexString($0.finalize()) }
     }
 
-    private func hashRemainder() throws {
-        guard var hasher else { return }
-        while true {
-            let chunk = try source.next()
-            if chunk.isEmpty { break }
-            hasher.update(bufferPointer: chunk)
+    /// Decodes `input`, which starts at byte `offset` of the stream, delivering each frame that
+    /// verifies and resynchronising after one that does not; false if `body` asked to stop.
+    private func decode(
+        _ input: UnsafeRawBufferPointer, at offset: Int, with decompressor: any Decompressor, _ body: (Line) throws -> Bool
+    ) throws -> Bool {
+        var position = 0
+        while position < input.count {
+            if resyncing {
+                guard let found = finder?.find(in: input, from: position) else { return true }
+                resyncing = false
+                decompressor.reset()
+                position = found.index
+                if !found.carried.isEmpty {
+                    let start = offset - found.carried.count
+                    endDamage(at: start)
+                    guard try found.carried.withUnsafeBytes({ try decode($0, at: start, with: decompressor, body) }) else {
+                        return false
+                    }
+                    continue
+                }
+                endDamage(at: offset + position)
+            }
+            let rest = UnsafeRawBufferPointer(rebasing: input[position...])
+            switch try decompressor.decompress(rest, at: offset + position, into: hold) {
+            case .needsInput:
+                return true
+            case .frameEnded(let consumed):
+                // A frame ends after at least its header; never loop in place whatever the library says.
+                position += max(consumed, 1)
+                guard try deliverHold(body) else { return false }
+            case .damaged(let reason, let decodedToEnd):
+                recordDamage(decompressor, reason: reason, decodedToEnd: decodedToEnd)
+                // The next frame starts after this one's first byte; bytes of this input before
+                // `position` were consumed as part of it or of frames already delivered.
+                position = max(position, decompressor.frameStart + 1 - offset)
+                resyncing = true
+            }
         }
-        sha256 = hexString(hasher.finalize())
+        return true
+    }
+
+    private func deliverHold(_ body: (Line) throws -> Bool) throws -> Bool {
+        try hold.drain { output in
+            decompressedBytes += output.count
+            return try splitter.feed(output, body)
+        }
+    }
+
+    /// Counts the lines of a damaged frame as lost: those its decoded part ends, plus the line
+    /// it stops inside (which began in an earlier frame or in this one), if any.
+    private func recordDamage(_ decompressor: any Decompressor, reason: String, decodedToEnd: Bool) {
+        let (newlines, endsMidLine) = hold.tally()
+        // The line in progress was counted as lost with the damage just before this frame.
+        let alreadyCounted = splitter.droppingTail
+        let partial = splitter.forgetPartialLine() || alreadyCounted
+        let dangling = newlines == 0 ? partial || !hold.isEmpty : endsMidLine
+        var lost = newlines + (dangling ? 1 : 0)
+        if alreadyCounted, lost > 0 { lost -= 1 }
+        hold.discard()
+        let afterLine = splitter.lineNumber
+        // Only when the frame was decoded to its end is it known that the next frame goes on
+        // with the same line; otherwise its first piece is delivered and judged as a line.
+        splitter.skip(lines: lost, tailFollows: dangling && decodedToEnd)
+        let from = decompressor.frameStart
+        if let last = damage.indices.last, damage[last].kind == .corrupt, damage[last].to == from {
+            // The frame found by resynchronising failed too: one stretch of damage.
+            damage[last].lines += lost
+            return
+        }
+        damage.append(StreamDamage(
+            kind: .corrupt, from: from, to: from, lines: lost, afterLine: afterLine,
+            reason: "\(decompressor.unitName) starting at byte \(from) is damaged: \(reason)"))
+    }
+
+    private func endDamage(at offset: Int) {
+        if let last = damage.indices.last { damage[last].to = offset }
+    }
+
+    /// At the end of the input: closes damage still being skipped, or delivers the complete
+    /// lines of a frame cut short and counts its unterminated last line as lost.
+    private func finish(_ body: (Line) throws -> Bool) throws {
+        let end = source.bytesRead
+        if resyncing {
+            endDamage(at: end)
+            return
+        }
+        guard let decompressor, decompressor.frameOpen else {
+            try splitter.finish(body)
+            return
+        }
+        guard try deliverHold(body) else { return }
+        let afterLine = splitter.lineNumber
+        let lost = splitter.forgetPartialLine() ? 1 : 0
+        splitter.skip(lines: lost, tailFollows: false)
+        let unit = decompressor.unitName
+        let start = decompressor.frameStart
+        damage.append(StreamDamage(
+            kind: .cut, from: start, to: end, lines: lost, afterLine: afterLine,
+            reason: "\(unit) starting at byte \(start) cut short at byte \(end): input ended mid-\(unit.split(separator: " ").last ?? "")"))
     }
 }

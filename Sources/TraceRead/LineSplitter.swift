@@ -19,6 +19,8 @@ final class LineSplitter {
     /// Length so far of an over-long line being skipped, or nil; while skipping, `carry`
     /// holds only the line's first bytes.
     private var skippedLength: Int?
+    /// The next bytes up to the first newline are the rest of a line already counted as lost.
+    private(set) var droppingTail = false
 
     init(maxLineBytes: Int) {
         precondition(maxLineBytes > 0, "maxLineBytes must be positive")
@@ -37,6 +39,11 @@ final class LineSplitter {
     func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Line) throws -> Bool) rethrows -> Bool {
         guard var start = chunk.baseAddress else { return true }
         let end = start + chunk.count
+        if droppingTail {
+            guard let found = memchr(start, 0x0A, end - start) else { return true }
+            droppingTail = false
+            start = UnsafeRawPointer(found) + 1
+        }
         while start < end {
             guard let found = memchr(start, 0x0A, end - start) else {
                 hold(start, end - start)
@@ -49,20 +56,35 @@ final class LineSplitter {
         return true
     }
 
-    /// At end of input, hands out the unterminated last line, if any: as an ordinary line
-    /// when the stream ended cleanly, as `.cutShort` when it was cut.
-    func finish(cut: Bool, _ body: (Line) throws -> Bool) rethrows {
+    /// At the clean end of input, hands out the unterminated last line, if any.
+    func finish(_ body: (Line) throws -> Bool) rethrows {
         guard hasPartialLine else { return }
-        if cut {
-            _ = try deliver(carry, min(carryCount, Line.prefixLimit), skippedLength ?? carryCount, .cutShort, body)
-        } else if let skipped = skippedLength {
+        if let skipped = skippedLength {
             _ = try deliver(carry, carryCount, skipped, .tooLong(totalBytes: skipped), body)
         } else {
             let count = withoutCR(carry, carryCount)
             _ = try deliver(carry, count, count, .complete, body)
         }
-        carryCount = 0
-        skippedLength = nil
+        forgetPartialLine()
+    }
+
+    /// Forgets the unterminated line held, if any, because the stream was damaged or cut
+    /// inside it; true if there was one.
+    func forgetPartialLine() -> Bool {
+        defer {
+            carryCount = 0
+            skippedLength = nil
+            droppingTail = false
+        }
+        return hasPartialLine
+    }
+
+    /// Gives `count` lost lines their numbers, so that later lines keep the numbers they have
+    /// in the intact file; with `tailFollows`, the bytes up to the next newline are the rest of
+    /// the last of them and are dropped.
+    func skip(lines count: Int, tailFollows: Bool) {
+        lineNumber += count
+        droppingTail = tailFollows
     }
 
     /// Finishes the current line, whose last `count` bytes start at `start`.

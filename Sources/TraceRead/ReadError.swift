@@ -22,3 +22,12 @@ public enum ReadError: Error, Sendable, Hashable, CustomStringConvertible {
 func systemErrorText(_ code: Int32) -> String {
     String(cString: strerror(code))
 }
+
+extension ReadError {
+    /// The OS's reason, without the path.
+    public var reason: String {
+        switch self {
+        case let .cannotOpen(_, reason), let .readFailed(_, reason): reason
+        }
+    }
+}

@@ -52,20 +52,23 @@ public final class EventWriter {
             try writer.insert(batch, in: db)
         }
 
-        /// Marks a file done, with where its stream was cut if it was, and with its content
-        /// hash when it could only be known at the end (standard input), unless the same
-        /// content is already on record, in which case this row keeps none.
-        public func finish(fileID: Int64, cut: StreamCut?, sha256: String? = nil, now: Date = Date()) throws {
+        /// Marks a file done, with its damage and whole-file counts (see ``FileEnding``), and
+        /// with its content hash when it could only be known at the end (a source read once),
+        /// unless the same content is already on record, in which case this row keeps none.
+        public func finish(fileID: Int64, _ ending: FileEnding, now: Date = Date()) throws {
+            let cut = ending.cut
             try db.cachedStatement(sql: """
                 UPDATE files SET status = 'done', ingested_at = :now,
                     sha256 = coalesce(sha256, CASE WHEN :sha IS NOT NULL
                         AND NOT EXISTS (SELECT 1 FROM files WHERE sha256 = :sha) THEN :sha END),
-                    truncated = :truncated, cut_offset = :offset, cut_after_line = :after, cut_reason = :reason
+                    truncated = :truncated, cut_offset = :offset, cut_after_line = :after, cut_reason = :reason,
+                    lines = max(lines, :lines), lost_lines = :lost, blank_lines = :blank, damage = :damage
                 WHERE id = :id
                 """).execute(arguments: [
-                    "now": FileRecord.timestamp(now), "sha": sha256, "truncated": cut != nil,
-                    "offset": cut.map { Int64($0.compressedOffset) }, "after": cut?.afterLine,
-                    "reason": cut?.reason, "id": fileID,
+                    "now": FileRecord.timestamp(now), "sha": ending.sha256, "truncated": cut != nil,
+                    "offset": cut.map { Int64($0.to) }, "after": cut?.afterLine,
+                    "reason": cut?.reason, "lines": ending.lines, "lost": ending.lostLines,
+                    "blank": ending.blankLines, "damage": FileRecord.damageJSON(ending.damage), "id": fileID,
                 ])
         }
     }

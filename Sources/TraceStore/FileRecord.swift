@@ -23,6 +23,11 @@ public struct FileRecord: Codable, Sendable, Hashable, FetchableRecord, MutableP
     public var cutOffset: Int64?
     public var cutAfterLine: Int?
     public var cutReason: String?
+    /// Lines lost to damaged frames and cuts (see ``FileEnding``).
+    public var lostLines: Int
+    public var blankLines: Int
+    /// The damage as JSON (see the "v3: damage accounting" migration), NULL when none.
+    public var damage: String?
     public var startedAt: String
     public var ingestedAt: String?
 
@@ -50,7 +55,23 @@ public struct FileRecord: Codable, Sendable, Hashable, FetchableRecord, MutableP
         self.rejects = 0
         self.duplicates = 0
         self.truncated = false
+        self.lostLines = 0
+        self.blankLines = 0
         self.startedAt = Self.timestamp(startedAt)
+    }
+
+    /// The damage list as stored in `files.damage`; nil when there is none.
+    static func damageJSON(_ damage: [StreamDamage]) -> String? {
+        guard !damage.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(damage)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The damage list of `files.damage`.
+    public var damageList: [StreamDamage] {
+        guard let damage else { return [] }
+        return (try? JSONDecoder().decode([StreamDamage].self, from: Data(damage.utf8))) ?? []
     }
 
     /// RFC 3339 in UTC, as `files.started_at` and `ingested_at` hold it.

@@ -7,6 +7,7 @@ enum Migrations {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: events, files, rejects", migrate: createIngestSchema)
         migrator.registerMigration("v2: runs, findings", migrate: createFindingsSchema)
+        migrator.registerMigration("v3: damage accounting", migrate: addDamageAccounting)
         migrator.registerMigration(IngestClaimsMigration.identifier, migrate: IngestClaimsMigration.migrate)
         return migrator
     }
@@ -139,6 +140,19 @@ enum Migrations {
             );
             CREATE INDEX findings_by_rule ON findings(rule, ts);
             CREATE INDEX findings_by_device ON findings(device, ts);
+            """)
+    }
+
+    /// Every line of a file is accounted for: `lines` = `events` + `duplicates` + `rejects` +
+    /// `blank_lines` + `lost_lines`, where lost lines are those of damaged compressed frames
+    /// and the unterminated last line of a cut, and `damage` lists where, as a JSON array of
+    /// `{"kind", "from", "to", "lines", "afterLine", "reason"}` (byte range `[from, to)` of the
+    /// compressed file). Files ingested before this migration keep 0 and NULL: unknown.
+    private static func addDamageAccounting(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE files ADD COLUMN lost_lines INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE files ADD COLUMN blank_lines INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE files ADD COLUMN damage TEXT;
             """)
     }
 }

@@ -68,7 +68,7 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         let trace = try String(contentsOfFile: CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path, encoding: .utf8)
         let result = try CLI.run(["check", "--stdin"], stdin: trace + "\n{broken\n", in: directory)
-        #expect(result.status == 0)
+        #expect(result.status == 1)  // a rejected line: the findings stand on part of the input
         let findings = try result.stdout.split(separator: "\n").map { try CLI.json(String($0)) }
         #expect(findings.contains { $0["rule"] as? String == "nse-overrun" })
         #expect(result.stderr.contains("stdin:"))

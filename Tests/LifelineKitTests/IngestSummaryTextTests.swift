@@ -20,9 +20,10 @@ import Testing
         let summary = IngestSummary(database: "lifeline.db", files: [good, cut, bad, skipped], wallSeconds: 0.5)
         #expect(summary.text() == """
             Ingested into lifeline.db in 0.50 s
-              files     3 ingested, 0 resumed, 1 skipped (already stored), 1 truncated, 0 failed
+              files     3 ingested, 0 resumed, 1 skipped (already stored), 1 truncated, 0 damaged, 0 failed
               events    1008 stored, 2 duplicates ignored (2k lines/s, 4.0 MB/s)
               rejects   3 lines kept aside: invalid-json 2, bad-ts 1
+              lost      0 lines in damaged or cut-short compressed input (where: below)
 
               traces/bad/b.jsonl.zst: cut short: zstd frame starting at byte 10 cut short at byte 20: input ended mid-frame (after line 100)
               traces/bad/c.jsonl: 3 rejected lines (bad-ts 1, invalid-json 2)

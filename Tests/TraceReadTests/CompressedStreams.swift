@@ -31,44 +31,49 @@ enum CompressedStream {
 
     /// A stream of `count` lines (over 100 kB compressed) cut at `percent` % of its bytes, but
     /// not before `minimumEnd`, keeps exactly the complete lines before the cut (more than
-    /// `wholeLinesPastHalf` from half the bytes on), delivers a line cut short only as a prefix
-    /// of the next, and reports the cut at the end offset after the last whole line.
+    /// `wholeLinesPastHalf` from half the bytes on), counts the line it cut as lost, and reports
+    /// the cut from the stream's start to its end offset, after the last whole line.
     /// Returns the cut and its offset.
     static func readTruncated(
         _ compression: Compression, lines count: Int, percent: Int, minimumEnd: Int, wholeLinesPastHalf: Int,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> (cut: StreamCut, end: Int) {
+    ) throws -> (cut: StreamDamage, end: Int) {
         let scratch = try Scratch()
         let (texts, compressed) = try sample(scratch, lines: count, as: compression)
         #expect(compressed.count > 100_000, sourceLocation: sourceLocation)
         let end = max(minimumEnd, compressed.count * percent / 100)
         let (lines, reader) = try readAll(try scratch.write("cut.\(suffix(compression))", compressed[..<end]))
-        let whole = lines.filter { $0.kind == .complete }
-        #expect(whole == complete(Array(texts.prefix(whole.count))), sourceLocation: sourceLocation)
-        if percent >= 50 { #expect(whole.count > wholeLinesPastHalf, sourceLocation: sourceLocation) }
-        #expect(whole.count < texts.count, sourceLocation: sourceLocation)
-        if let last = lines.last, last.kind == .cutShort {
-            #expect(last.number == whole.count + 1, sourceLocation: sourceLocation)
-            #expect(texts[whole.count].hasPrefix(last.text), sourceLocation: sourceLocation)
-        }
+        #expect(lines == complete(Array(texts.prefix(lines.count))), sourceLocation: sourceLocation)
+        if percent >= 50 { #expect(lines.count > wholeLinesPastHalf, sourceLocation: sourceLocation) }
+        #expect(lines.count < texts.count, sourceLocation: sourceLocation)
         let cut = try #require(reader.cut, sourceLocation: sourceLocation)
-        #expect(cut.compressedOffset == end, sourceLocation: sourceLocation)
-        #expect(cut.afterLine == whole.count, sourceLocation: sourceLocation)
+        #expect(reader.damage == [cut], sourceLocation: sourceLocation)
+        #expect(cut.from == 0 && cut.to == end, sourceLocation: sourceLocation)
+        #expect(cut.afterLine == lines.count, sourceLocation: sourceLocation)
+        #expect(cut.lines == (reader.decompressedBytes > joined(Array(texts.prefix(lines.count))).utf8.count ? 1 : 0),
+                sourceLocation: sourceLocation)
         return (cut, end)
     }
 
-    /// A stream of `count` lines with bytes flipped over 64 bytes from its middle keeps its first
-    /// 1000 lines and reports a cut. Returns the lines, the cut and the stream's size.
+    /// A single-frame stream of `count` lines with bytes flipped over 64 bytes from its middle
+    /// delivers no line at all, and counts as lost the lines decoded before the failure (zlib
+    /// may decode garbage past the damage first, so no upper bound), over the whole stream.
+    /// Returns the damage.
     static func readCorrupted(
         _ compression: Compression, lines count: Int, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> (lines: [Got], cut: StreamCut, size: Int) {
+    ) throws -> StreamDamage {
         let scratch = try Scratch()
-        let (texts, compressed) = try sample(scratch, lines: count, as: compression)
+        let (_, compressed) = try sample(scratch, lines: count, as: compression)
         var bytes = compressed
         for i in stride(from: bytes.count / 2, to: bytes.count / 2 + 64, by: 3) { bytes[i] ^= 0x5A }
         let (lines, reader) = try readAll(try scratch.write("bad.\(suffix(compression))", bytes))
-        let cut = try #require(reader.cut, sourceLocation: sourceLocation)
-        #expect(Array(lines.prefix(1000)) == complete(Array(texts.prefix(1000))), sourceLocation: sourceLocation)
-        return (lines, cut, bytes.count)
+        #expect(lines.isEmpty, sourceLocation: sourceLocation)
+        #expect(reader.cut == nil, sourceLocation: sourceLocation)
+        let damage = try #require(reader.damage.first, sourceLocation: sourceLocation)
+        #expect(reader.damage.count == 1, sourceLocation: sourceLocation)
+        #expect(damage.kind == .corrupt && damage.from == 0 && damage.to == bytes.count, sourceLocation: sourceLocation)
+        #expect(damage.lines > 0, sourceLocation: sourceLocation)
+        #expect(reader.lineCount == damage.lines, sourceLocation: sourceLocation)
+        return damage
     }
 }

@@ -82,9 +82,11 @@ struct Got: Equatable, CustomStringConvertible {
 
 /// Reads every line of `path`, returning the lines and the reader for its counters.
 func readAll(
-    _ path: String, maxLineBytes: Int = 1 << 20, hashing: Bool = false, chunkSize: Int = 1 << 20
+    _ path: String, maxLineBytes: Int = 1 << 20, hashing: Bool = false, chunkSize: Int = 1 << 20,
+    frameMemory: Int = 16 << 20
 ) throws -> (lines: [Got], reader: LineReader) {
-    let reader = try LineReader(path: path, maxLineBytes: maxLineBytes, hashing: hashing, chunkSize: chunkSize)
+    let reader = try LineReader(
+        path: path, maxLineBytes: maxLineBytes, hashing: hashing, chunkSize: chunkSize, frameMemory: frameMemory)
     var lines: [Got] = []
     try reader.forEachLine { line in
         lines.append(Got(line.number, String(decoding: line.bytes, as: UTF8.self), line.kind, totalBytes: line.totalBytes))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TraceRead
+import TraceModel
 
 @Suite struct ZstdReadingTests {
     /// Five separately compressed frames whose boundaries fall mid-line, and where they start.
@@ -22,16 +23,14 @@ import Testing
             }
         }
 
-        /// What a reader must deliver when only frames before `frame` decode.
-        func expected(throughFrame frame: Int) -> [Got] {
+        /// The complete lines of the frames before `frame`, and whether they end inside a line.
+        func expected(throughFrame frame: Int) -> (lines: [Got], endsMidLine: Bool) {
             let decoded = Array(joined(texts).utf8)[..<(frame == 0 ? 0 : contentEnds[frame - 1])]
             var lines = decoded.split(separator: 0x0A, omittingEmptySubsequences: false).map {
                 String(decoding: $0, as: UTF8.self)
             }
             let tail = lines.removeLast()
-            var result = complete(lines)
-            if !tail.isEmpty { result.append(Got(lines.count + 1, tail, .cutShort)) }
-            return result
+            return (complete(lines), !tail.isEmpty)
         }
     }
 
@@ -80,7 +79,8 @@ import Testing
         #expect(reader.cut == nil)
     }
 
-    /// Cutting inside frame k keeps exactly what frames before it hold, and names the offset.
+    /// Cutting inside frame k keeps exactly the complete lines frames before it hold, counts
+    /// the line it interrupts as lost, and names the cut frame's byte range.
     @Test(arguments: [1, 2, 3, 4])
     func truncatedInsideAFrame(frame: Int) throws {
         let scratch = try Scratch()
@@ -89,10 +89,11 @@ import Testing
         let path = try scratch.write("cut.zst", frames.bytes[..<end])
         let (lines, reader) = try readAll(path)
         let expected = frames.expected(throughFrame: frame)
-        #expect(lines == expected)
+        #expect(lines == expected.lines)
         let cut = try #require(reader.cut)
-        #expect(cut.compressedOffset == end)
-        #expect(cut.afterLine == expected.filter { $0.kind == .complete }.count)
+        #expect(cut.from == frames.starts[frame] && cut.to == end)
+        #expect(cut.afterLine == expected.lines.count)
+        #expect(cut.lines == (expected.endsMidLine ? 1 : 0))
         #expect(cut.reason == "zstd frame starting at byte \(frames.starts[frame]) cut short at byte \(end): input ended mid-frame")
     }
 
@@ -103,26 +104,28 @@ import Testing
         let (lines, reader) = try readAll(path)
         let expected = frames.expected(throughFrame: 2)
         // Nothing marks the stream as unfinished, so the tail is an ordinary last line.
-        #expect(lines.map(\.text) == expected.map(\.text))
+        #expect(expected.endsMidLine)
+        #expect(lines.dropLast() == expected.lines[...])
         #expect(lines.last?.kind == .complete)
-        #expect(reader.cut == nil)
+        #expect(reader.damage.isEmpty)
     }
 
-    /// A partial line over 4 KiB is cut to its prefix but still reports its real length,
-    /// whether it was being buffered (under `maxLineBytes`) or skipped (over it).
+    /// A partial line at a cut is counted as lost whatever its length, whether it was being
+    /// buffered (under `maxLineBytes`) or skipped (over it).
     @Test(arguments: [1 << 20, 64])
-    func longCutShortLineKeepsPrefixAndLength(maxLineBytes: Int) throws {
+    func aLongLineCutShortIsLost(maxLineBytes: Int) throws {
         let scratch = try Scratch()
         let long = (0..<10_000).map { String($0 % 10) }.joined()
         let first = try scratch.compress("one\n" + long, with: "zstd", name: "a")
         let second = try scratch.compress("rest of it\nnext\n", with: "zstd", name: "b")
-        // Inside the second frame's header: small frames are stored raw, and raw bytes stream.
+        // Inside the second frame's header.
         let end = first.count + 5
         let path = try scratch.write("cut.zst", (first + second)[..<end])
         let (lines, reader) = try readAll(path, maxLineBytes: maxLineBytes, chunkSize: 3000)
-        #expect(lines == [Got(1, "one"), Got(2, String(long.prefix(Line.prefixLimit)), .cutShort, totalBytes: 10_000)])
-        #expect(reader.cut?.afterLine == 1)
-        #expect(reader.cut?.compressedOffset == end)
+        #expect(lines == [Got(1, "one")])
+        #expect(reader.damage == [StreamDamage(
+            kind: .cut, from: first.count, to: end, lines: 1, afterLine: 1,
+            reason: "zstd frame starting at byte \(first.count) cut short at byte \(end): input ended mid-frame")])
     }
 
     /// A big single frame holds many blocks; any cut keeps a correct prefix of the lines.
@@ -133,27 +136,34 @@ import Testing
         #expect(cut.reason.hasSuffix("cut short at byte \(end): input ended mid-frame"))
     }
 
-    @Test func corruptFrameHeaderStopsAfterTheFramesBeforeIt() throws {
+    @Test func aCorruptFrameHeaderLosesThatFrameAndReadsOnAfterIt() throws {
         let scratch = try Scratch()
         let frames = try Frames(scratch)
         var bytes = frames.bytes
         bytes[frames.starts[3]] ^= 0xFF
         let path = try scratch.write("bad.zst", bytes)
         let (lines, reader) = try readAll(path, hashing: true)
-        #expect(lines == frames.expected(throughFrame: 3))
-        let cut = try #require(reader.cut)
-        #expect(cut.reason == "zstd: Unknown frame descriptor at or after byte \(cut.compressedOffset)")
-        #expect((frames.starts[3]...frames.starts[3] + 8).contains(cut.compressedOffset))
-        // The hash still covers the whole file, past the damage.
+        let before = frames.expected(throughFrame: 3).lines
+        #expect(Array(lines.prefix(before.count)) == before)
+        let damage = try #require(reader.damage.first)
+        #expect(reader.damage.count == 1)
+        #expect(damage.from == frames.starts[3] && damage.to == frames.starts[4])
+        #expect(damage.reason == "zstd frame starting at byte \(frames.starts[3]) is damaged: Unknown frame descriptor")
+        // Nothing of frame 3 was decoded: only the line it interrupts is known lost.
+        #expect(damage.lines == 1 && damage.afterLine == before.count)
+        // Frame 4 is read: its first piece (the end of a line begun in frame 3) is delivered for
+        // the decoder to judge, and every line after it whole. (Their numbers are lower than in
+        // the intact file by the lines frame 3 held, which could not be counted.)
+        let after = lines.dropFirst(before.count)
+        #expect(after.dropFirst().map(\.text) == Array(frames.texts.suffix(after.count - 1)))
+        #expect(after.first.map { piece in frames.texts.contains { $0.hasSuffix(piece.text) } } == true)
+        // The hash covers the whole file.
         #expect(reader.compressedBytesRead == bytes.count)
         #expect(reader.sha256 == String(try run("sha256sum", [path]).prefix(64)))
     }
 
-    @Test func corruptBytesMidStreamSetCutWithTheLibraryError() throws {
-        let (lines, cut, size) = try CompressedStream.readCorrupted(.zstd, lines: 40_000)
-        #expect(cut.reason.hasPrefix("zstd: "))
-        #expect(cut.reason.hasSuffix(" at or after byte \(cut.compressedOffset)"))
-        #expect(cut.compressedOffset > 0 && cut.compressedOffset <= size / 2)
-        #expect(cut.afterLine == lines.filter { $0.kind != .cutShort }.count)
+    @Test func aSingleFrameWithCorruptBytesDeliversNothing() throws {
+        let damage = try CompressedStream.readCorrupted(.zstd, lines: 40_000)
+        #expect(damage.reason.hasPrefix("zstd frame starting at byte 0 is damaged: "))
     }
 }

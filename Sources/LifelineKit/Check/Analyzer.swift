@@ -55,18 +55,29 @@ public struct Analyzer: Sendable {
             findings: findings.filter(options.reports), filters: options.filterDescriptions)
     }
 
-    /// What a streamed replay read.
+    /// What a streamed replay read. Every line is accounted for: `lines` = `decoded` +
+    /// `rejects` + `blankLines` + `lostLines`.
     public struct StreamTotals: Sendable {
         public var lines = 0
         public var events = 0
         public var devices = 0
         public var findings = 0
         public var rejects = 0
+        public var blankLines = 0
+        /// Where compressed input was damaged or cut, and the lines each stretch took.
+        public var damage: [StreamDamage] = []
+        public var lostLines: Int { damage.reduce(0) { $0 + $1.lines } }
+        /// Events decoded, whether or not `--device` let them through to the replay.
+        public var decoded = 0
+
+        /// Whether the input was bad: rejected lines, or damaged or cut compressed input.
+        public var inputWasBad: Bool { rejects > 0 || !damage.isEmpty }
     }
 
     /// Replays JSON lines from a file or standard input ("-") straight to findings, with no
     /// database: memory is bounded by the launches open at once. Bad lines go to `reject`
     /// and reading goes on; findings that pass the filters go to `emit` as soon as known.
+    /// Damaged compressed frames are skipped whole (see `LineReader`) and listed in the totals.
     public func stream(
         path: String, options: CheckOptions, emit: (Finding) throws -> Void,
         reject: (_ line: Int, LineIssue) -> Void
@@ -94,8 +105,10 @@ public struct Analyzer: Sendable {
             switch line.kind {
             case .complete:
                 switch decoder.decode(line.bytes) {
-                case .event(let event): orderer.push(event, emit: replay)
-                case .blank: break
+                case .event(let event):
+                    totals.decoded += 1
+                    orderer.push(event, emit: replay)
+                case .blank: totals.blankLines += 1
                 case .reject(let issue):
                     totals.rejects += 1
                     reject(line.number, issue)
@@ -103,12 +116,11 @@ public struct Analyzer: Sendable {
             case .tooLong(let bytes):
                 totals.rejects += 1
                 reject(line.number, LineIssue(.lineTooLong, "line of \(bytes) bytes is too long"))
-            case .cutShort:
-                totals.rejects += 1
-                reject(line.number, LineIssue(.cutShort, "last line cut short where the stream ended"))
             }
             return emitError == nil
         }
+        totals.damage = reader.damage
+        totals.lines += reader.lostLines
         if let emitError { throw emitError }
         orderer.flush(emit: replay)
         replayer.finishAll(emit: report)

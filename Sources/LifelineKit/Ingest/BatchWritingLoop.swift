@@ -58,7 +58,7 @@ struct BatchWritingLoop {
                         files.stored[fileKey, default: (0, 0)].duplicates += outcome.duplicates
                         inserted += outcome.inserted
                         duplicates += outcome.duplicates
-                    case .finished(let fileKey, var report, let cut, let sha256):
+                    case .finished(let fileKey, var report, let ending):
                         if let reason = files.refused.removeValue(forKey: fileKey) {
                             done.append(Self.skipped(report, because: reason))
                             continue
@@ -67,7 +67,7 @@ struct BatchWritingLoop {
                         let totals = files.stored.removeValue(forKey: fileKey) ?? (0, 0)
                         report.events = totals.events
                         report.duplicates = totals.duplicates
-                        try transaction.finish(fileID: fileID, cut: cut, sha256: sha256)
+                        try transaction.finish(fileID: fileID, ending)
                         done.append(report)
                     case .report(let report):
                         done.append(report)

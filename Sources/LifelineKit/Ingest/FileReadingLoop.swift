@@ -16,11 +16,15 @@ struct FileReadingLoop: Sendable {
         for (fileKey, input) in inputs.enumerated() {
             let keepGoing: Bool
             switch input {
-            case .file(let path): keepGoing = read(path: path, fileKey: fileKey, standardInput: false)
-            case .standardInput: keepGoing = read(path: "-", fileKey: fileKey, standardInput: true)
+            case .file(let path): keepGoing = read(path: path, fileKey: fileKey)
+            case .standardInput: keepGoing = read(path: "-", fileKey: fileKey)
             case .missing(let path, let reason):
                 var report = FileReport(path: path, outcome: .failed)
                 report.message = "\(path): \(reason)"
+                keepGoing = queue.push(.report(report))
+            case .notRegular(let path, let kind):
+                var report = FileReport(path: path, outcome: .ignored)
+                report.message = "not a regular file (\(kind)); name it on its own to read it"
                 keepGoing = queue.push(.report(report))
             }
             if !keepGoing { return }
@@ -28,21 +32,26 @@ struct FileReadingLoop: Sendable {
     }
 
     /// Reads one input; false if the writing side has stopped.
-    private func read(path: String, fileKey: Int, standardInput: Bool) -> Bool {
+    ///
+    /// A regular file is hashed first, so that content already stored is skipped unread.
+    /// Anything else (standard input, a FIFO, `<(command)`, a device) can be read only once:
+    /// it is hashed while it is read, and its hash recorded at the end from the bytes read.
+    private func read(path: String, fileKey: Int) -> Bool {
         counters.update { $0.currentPath = path }
         var report = FileReport(path: path, outcome: .ingested)
         let reader: LineReader
         let admission: FileAdmission
         let sha256: String?
+        let readOnce = path == "-" || (try? PathKind.of(path).get()) != .regular
         do {
-            sha256 = standardInput ? nil : try FileFingerprint.sha256(path: path)
+            sha256 = readOnce ? nil : try FileFingerprint.sha256(path: path)
             admission = try store.admission(sha256: sha256)
             if let reason = admission.skipReason {
                 report.outcome = .skipped
                 report.message = reason
                 return queue.push(.report(report))
             }
-            reader = try LineReader(path: path, maxLineBytes: options.maxLineBytes, hashing: standardInput)
+            reader = try LineReader(path: path, maxLineBytes: options.maxLineBytes, hashing: readOnce)
         } catch {
             report.outcome = .failed
             report.message = "\(error)"
@@ -59,22 +68,31 @@ struct FileReadingLoop: Sendable {
             report.message = "resumed after line \(linesDone)"
             opened = queue.push(.resume(fileKey: fileKey, fileID: fileID, linesDone: linesDone))
         default:
-            let size = standardInput ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).map(Int64.init)
+            let size = readOnce ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).map(Int64.init)
             opened = queue.push(.register(fileKey: fileKey, FileRegistration(
                 path: path, size: size, sha256: sha256, compression: reader.compression.rawValue)))
         }
         guard opened else { return false }
 
         var decoder = EventDecoder()
+        var blankLines = 0
+        /// Blank lines before the point a resumed file is read on from: the `files` row counts the file's.
+        var blankLinesResumedOver = 0
         var batch = IngestBatch(fileID: 0)
         var writerStopped = false
         let batchSize = options.batchSize
         do {
             try reader.forEachLine { line in
-                guard line.number > skipThrough else { return true }
+                guard line.number > skipThrough else {
+                    // Committed by the interrupted run; only the file's blank lines are counted again.
+                    if case .complete = line.kind, case .blank = decoder.decode(line.bytes) { blankLinesResumedOver += 1 }
+                    return true
+                }
                 report.lines += 1
-                if let rejected = decode(line, with: &decoder, into: &batch) {
-                    report.rejects[rejected.rawValue, default: 0] += 1
+                switch decode(line, with: &decoder, into: &batch) {
+                case .stored: break
+                case .blank: blankLines += 1
+                case .rejected(let reason): report.rejects[reason.rawValue, default: 0] += 1
                 }
                 batch.throughLine = line.number
                 if batch.events.count >= batchSize {
@@ -96,11 +114,18 @@ struct FileReadingLoop: Sendable {
             guard queue.push(.batch(fileKey: fileKey, batch), weight: max(1, batch.events.count)) else { return false }
         }
         countBytes(reader.compressedBytesRead, into: &report)
+        report.damage = reader.damage
+        report.lostLines = reader.lostLines
+        report.lines += reader.lostLines
+        report.blankLines = blankLines
         if let cut = reader.cut {
             report.truncated = true
             report.cut = cut.description
         }
-        return queue.push(.finished(fileKey: fileKey, report: report, cut: reader.cut, sha256: reader.sha256))
+        let ending = FileEnding(
+            damage: reader.damage, lines: reader.lineCount, blankLines: blankLinesResumedOver + blankLines,
+            sha256: reader.sha256)
+        return queue.push(.finished(fileKey: fileKey, report: report, ending: ending))
     }
 
     private func countBytes(_ bytes: Int, into report: inout FileReport) {
@@ -109,27 +134,31 @@ struct FileReadingLoop: Sendable {
         report.bytes = bytes
     }
 
-    /// Decodes one line into the batch; returns the reason if it was kept aside.
-    private func decode(_ line: Line, with decoder: inout EventDecoder, into batch: inout IngestBatch) -> RejectReason? {
+    /// What became of a line.
+    private enum LineFate {
+        case stored, blank
+        case rejected(RejectReason)
+    }
+
+    /// Decodes one line into the batch.
+    private func decode(_ line: Line, with decoder: inout EventDecoder, into batch: inout IngestBatch) -> LineFate {
         let issue: LineIssue
         switch line.kind {
         case .complete:
             switch decoder.decode(line.bytes) {
             case .event(let event):
                 batch.append(event, line: line.number)
-                return nil
+                return .stored
             case .blank:
-                return nil
+                return .blank
             case .reject(let lineIssue):
                 issue = lineIssue
             }
         case .tooLong(let totalBytes):
             issue = LineIssue(
                 .lineTooLong, "line of \(totalBytes) bytes is longer than the \(options.maxLineBytes)-byte cap")
-        case .cutShort:
-            issue = LineIssue(.cutShort, "last line cut short where the stream ended (\(line.totalBytes) bytes)")
         }
         batch.rejects.append(RejectedLine(line: line.number, issue: issue, raw: line.bytes, rawBytes: line.totalBytes))
-        return issue.reason
+        return .rejected(issue.reason)
     }
 }

@@ -2,14 +2,16 @@ import Foundation
 
 extension IngestSummary {
     /// The summary a person reads at the end of an ingest: totals first, then one line for
-    /// each file that needs attention (failed, truncated, with rejects), then what to do next.
+    /// each file that needs attention (failed, truncated, damaged, with rejects, ignored), then
+    /// what to do next.
     public func text() -> String {
         var lines: [String] = []
         let seconds = String(format: "%.2f", wallSeconds)
         lines.append("Ingested into \(database) in \(seconds) s")
         lines.append(
             "  files     \(count(.ingested)) ingested, \(count(.resumed)) resumed, \(count(.skipped)) skipped"
-                + " (already stored), \(truncatedFiles) truncated, \(count(.failed)) failed")
+                + " (already stored), \(truncatedFiles) truncated, \(damagedFiles) damaged, \(count(.failed)) failed"
+                + (count(.ignored) > 0 ? ", \(count(.ignored)) ignored (not regular files)" : ""))
         lines.append(
             "  events    \(events) stored, \(duplicates) duplicates ignored"
                 + " (\(Self.rate(eventsPerSecond)) lines/s, \(String(format: "%.1f", Double(bytes) / 1_000_000 / max(wallSeconds, 1e-9))) MB/s)")
@@ -20,7 +22,13 @@ extension IngestSummary {
         } else {
             lines.append("  rejects   none")
         }
-        let attention = files.filter { $0.outcome == .failed || $0.truncated || $0.rejectCount > 0 }
+        lines.append(
+            lostLines > 0 || truncatedFiles > 0 || damagedFiles > 0
+                ? "  lost      \(lostLines) lines in damaged or cut-short compressed input (where: below)"
+                : "  lost      none")
+        let attention = files.filter {
+            $0.outcome == .failed || $0.outcome == .ignored || !$0.damage.isEmpty || $0.truncated || $0.rejectCount > 0
+        }
         if !attention.isEmpty {
             lines.append("")
             for file in attention { lines.append("  " + Self.describe(file)) }
@@ -41,7 +49,9 @@ extension IngestSummary {
 
     private static func describe(_ file: FileReport) -> String {
         if file.outcome == .failed { return "error: \(file.message ?? file.path)" }
+        if file.outcome == .ignored { return "\(file.path): ignored: \(file.message ?? "not a regular file")" }
         var parts: [String] = []
+        for damage in file.damage where damage.kind == .corrupt { parts.append("damaged: \(damage)") }
         if file.truncated { parts.append("cut short: \(file.cut ?? "stream ended early")") }
         if file.rejectCount > 0 {
             let reasons = file.rejects.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }

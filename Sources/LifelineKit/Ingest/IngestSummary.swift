@@ -1,4 +1,9 @@
+import TraceModel
+
 /// What became of one input path in one ingest.
+///
+/// Every line is accounted for: `lines` = `events` + `duplicates` + rejected + `blankLines` +
+/// `lostLines`.
 public struct FileReport: Sendable, Codable, Hashable {
     public enum Outcome: String, Sendable, Codable, Hashable {
         /// Read from its first line.
@@ -9,12 +14,15 @@ public struct FileReport: Sendable, Codable, Hashable {
         case skipped
         /// It could not be read at all (missing, unreadable, or the database failed).
         case failed
+        /// Found in a directory but not a regular file (a FIFO, socket or device): not opened,
+        /// because opening a FIFO waits for a writer that may never come.
+        case ignored
     }
 
     public var path: String
     public var outcome: Outcome
     public var compression: String?
-    /// Input lines read in this run.
+    /// Input lines seen in this run: read, or lost to damage.
     public var lines = 0
     /// Events newly stored in this run.
     public var events = 0
@@ -22,6 +30,12 @@ public struct FileReport: Sendable, Codable, Hashable {
     public var duplicates = 0
     /// Lines kept aside in `rejects`, by reason code.
     public var rejects: [String: Int] = [:]
+    /// Lines with nothing but whitespace, which are neither events nor rejects.
+    public var blankLines = 0
+    /// Lines lost to damaged compressed frames and to a cut (see `damage`).
+    public var lostLines = 0
+    /// Where the compressed input was damaged or cut, and the lines each stretch took.
+    public var damage: [StreamDamage] = []
     public var truncated = false
     /// Where and why the stream was cut short, when it was.
     public var cut: String?
@@ -36,6 +50,8 @@ public struct FileReport: Sendable, Codable, Hashable {
     }
 
     public var rejectCount: Int { rejects.values.reduce(0, +) }
+    /// Damaged other than by a cut at the end: a frame or member failed to decode or verify.
+    public var corrupt: Bool { damage.contains { $0.kind == .corrupt } }
 }
 
 /// The totals of one ingest, for people (``IngestSummary`` is printed by the CLI) and scripts
@@ -53,6 +69,9 @@ public struct IngestSummary: Sendable, Codable, Hashable {
 
     public func count(_ outcome: FileReport.Outcome) -> Int { files.filter { $0.outcome == outcome }.count }
     public var truncatedFiles: Int { files.filter(\.truncated).count }
+    /// Files with a damaged frame or member (see ``FileReport/corrupt``).
+    public var damagedFiles: Int { files.filter(\.corrupt).count }
+    public var lostLines: Int { files.reduce(0) { $0 + $1.lostLines } }
     public var events: Int { files.reduce(0) { $0 + $1.events } }
     public var duplicates: Int { files.reduce(0) { $0 + $1.duplicates } }
     public var lines: Int { files.reduce(0) { $0 + $1.lines } }
@@ -67,7 +86,7 @@ public struct IngestSummary: Sendable, Codable, Hashable {
     /// Clean, some input was bad (all good data stored), or some path failed.
     public var status: IngestStatus {
         if count(.failed) > 0 { return .failed }
-        if rejects > 0 || truncatedFiles > 0 { return .badInput }
+        if rejects > 0 || truncatedFiles > 0 || damagedFiles > 0 || lostLines > 0 { return .badInput }
         return .clean
     }
 }
@@ -83,6 +102,7 @@ extension IngestSummary {
     private enum CodingKeys: String, CodingKey {
         case database, files, wallSeconds, status, events, duplicates, rejects, rejectsByReason
         case filesIngested, filesResumed, filesSkipped, filesFailed, filesTruncated, eventsPerSecond
+        case filesIgnored, filesDamaged, lostLines
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -94,10 +114,13 @@ extension IngestSummary {
         try container.encode(count(.skipped), forKey: .filesSkipped)
         try container.encode(count(.failed), forKey: .filesFailed)
         try container.encode(truncatedFiles, forKey: .filesTruncated)
+        try container.encode(damagedFiles, forKey: .filesDamaged)
+        try container.encode(count(.ignored), forKey: .filesIgnored)
         try container.encode(events, forKey: .events)
         try container.encode(duplicates, forKey: .duplicates)
         try container.encode(rejects, forKey: .rejects)
         try container.encode(rejectsByReason, forKey: .rejectsByReason)
+        try container.encode(lostLines, forKey: .lostLines)
         try container.encode(wallSeconds, forKey: .wallSeconds)
         try container.encode(eventsPerSecond.rounded(), forKey: .eventsPerSecond)
         try container.encode(files, forKey: .files)

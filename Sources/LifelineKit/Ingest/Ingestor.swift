@@ -74,7 +74,7 @@ enum IngestMessage: Sendable {
     /// Lines of a file to commit (`batch.fileID` is filled in by the writer).
     case batch(fileKey: Int, IngestBatch)
     /// The file's last batch has been sent: what the reader knows about it.
-    case finished(fileKey: Int, report: FileReport, cut: StreamCut?, sha256: String?)
+    case finished(fileKey: Int, report: FileReport, ending: FileEnding)
     /// A file that needs no writing (skipped, or failed before any line).
     case report(FileReport)
 }

@@ -1,10 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
+import TraceRead
 
 /// Turns the paths a user names into the files to read.
 ///
-/// A named file is read whatever its name (the format is told by its first bytes); a directory
-/// contributes, recursively and in name order, the files whose names end like a log
-/// (`.jsonl`, `.ndjson`, `.jsonl.zst`, `.jsonl.gz`, …), so READMEs beside the logs are left alone.
+/// A named file is read whatever its name and kind (the format is told by its first bytes; a
+/// FIFO or `<(command)` is read once, see ``FileReadingLoop``); a directory contributes,
+/// recursively and in name order, the regular files whose names end like a log (`.jsonl`,
+/// `.ndjson`, `.jsonl.zst`, `.jsonl.gz`, …), so READMEs beside the logs are left alone. A FIFO,
+/// socket or device inside a directory is not opened (a FIFO would block the ingest); a
+/// subdirectory that cannot be listed fails, naming the OS's reason, instead of being skipped.
 public enum InputPaths {
     /// Endings of the files taken from a directory.
     public static let logSuffixes = [".jsonl", ".ndjson", ".jsonl.zst", ".ndjson.zst", ".jsonl.gz", ".ndjson.gz", ".zst", ".gz"]
@@ -14,33 +23,80 @@ public enum InputPaths {
         case standardInput
         /// A path that does not exist or cannot be listed, with the reason.
         case missing(String, reason: String)
+        /// A FIFO, socket or device found in a directory, left alone; `kind` says which.
+        case notRegular(String, kind: String)
+    }
+
+    /// How directories are looked at; tests substitute a listing that fails, because a test
+    /// run as root can read any directory whatever its mode.
+    struct FileSystem: Sendable {
+        /// The names in a directory, or the OS's reason it cannot be listed.
+        var list: @Sendable (String) -> Result<[String], ReadError>
+        var kind: @Sendable (String) -> Result<PathKind, ReadError>
+
+        static let system = FileSystem(list: listDirectory, kind: PathKind.of)
     }
 
     public static func expand(_ paths: [String]) -> [Input] {
+        expand(paths, in: .system)
+    }
+
+    static func expand(_ paths: [String], in fileSystem: FileSystem) -> [Input] {
         paths.flatMap { path -> [Input] in
             if path == "-" { return [.standardInput] }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                return [.missing(path, reason: "no such file or directory")]
+            switch fileSystem.kind(path) {
+            case .failure(.cannotOpen(_, let reason)), .failure(.readFailed(_, let reason)):
+                return [.missing(path, reason: reason.lowercased())]
+            case .success(.directory): return logFiles(in: path, fileSystem)
+            case .success: return [.file(path)]
             }
-            guard isDirectory.boolValue else { return [.file(path)] }
-            return logFiles(in: path)
         }
     }
 
-    private static func logFiles(in directory: String) -> [Input] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else {
-            return [.missing(directory, reason: "cannot list the directory")]
+    /// The log files under `directory`, depth first in name order. Symbolic links to
+    /// directories are not followed (they could loop); links to files are.
+    private static func logFiles(in directory: String, _ fileSystem: FileSystem) -> [Input] {
+        let names: [String]
+        switch fileSystem.list(directory) {
+        case .success(let listed): names = listed.sorted()
+        case .failure(let error): return [.missing(directory, reason: "cannot list the directory: \(error.reason)")]
         }
-        var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            guard logSuffixes.contains(where: { relative.hasSuffix($0) }) else { continue }
-            let path = (directory as NSString).appendingPathComponent(relative)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files.append(path)
+        var inputs: [Input] = []
+        for name in names {
+            let path = (directory as NSString).appendingPathComponent(name)
+            if isDirectoryNotLink(path) {
+                inputs += logFiles(in: path, fileSystem)
+                continue
+            }
+            guard logSuffixes.contains(where: { name.hasSuffix($0) }) else { continue }
+            switch fileSystem.kind(path) {
+            case .success(.regular): inputs.append(.file(path))
+            case .success(.directory): break
+            case .success(.other(let kind)): inputs.append(.notRegular(path, kind: kind))
+            case .failure(let error): inputs.append(.missing(path, reason: error.reason))
             }
         }
-        return files.sorted().map(Input.file)
+        return inputs
+    }
+
+    private static func isDirectoryNotLink(_ path: String) -> Bool {
+        let type = (try? FileManager.default.attributesOfItem(atPath: path)[.type]) as? FileAttributeType
+        return type == .typeDirectory
+    }
+
+    private static func listDirectory(_ path: String) -> Result<[String], ReadError> {
+        guard let directory = opendir(path) else {
+            return .failure(.cannotOpen(path: path, reason: String(cString: strerror(errno))))
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else { break }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        if errno != 0 { return .failure(.readFailed(path: path, reason: String(cString: strerror(errno)))) }
+        return .success(names)
     }
 }

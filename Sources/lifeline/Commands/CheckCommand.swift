@@ -21,7 +21,8 @@ struct CheckCommand: ParsableCommand {
             --until filter what is reported. With --stdin, JSON lines are read from standard input \
             and findings written to standard output as JSON lines, with no database.
 
-            Exit codes: 0 no finding reached --fail-on; 1 at least one finding reached --fail-on; \
+            Exit codes: 0 no finding reached --fail-on; 1 at least one finding reached --fail-on, \
+            or with --stdin, lines were rejected or compressed input was damaged or cut short; \
             2 the database, a file or the configuration could not be read; 64 the command line is wrong.
             """)
 
@@ -77,8 +78,11 @@ struct CheckCommand: ParsableCommand {
         options.rules = rule.isEmpty ? nil : Set(rule)
         options.since = since.flatMap(TimestampParser.parse)
         options.until = until.flatMap(TimestampParser.parse)
-        let worst = stdin ? try streamStandardInput(options) : try checkStore(options)
+        var streamWasBad = false
+        let worst = stdin ? try streamStandardInput(options, bad: &streamWasBad) : try checkStore(options)
         if let failOn, let worst, worst >= failOn { throw ExitCode(1) }
+        // Findings of a stream with damaged, cut or rejected input stand on part of the data.
+        if streamWasBad { throw ExitCode(1) }
     }
 
     /// Ingests PATHs, replays the store and prints the report; returns the worst severity.
@@ -112,8 +116,9 @@ struct CheckCommand: ParsableCommand {
         return report.worstSeverity
     }
 
-    /// Streams standard input to findings as JSON lines; returns the worst severity.
-    private func streamStandardInput(_ options: CheckOptions) throws -> Severity? {
+    /// Streams standard input to findings as JSON lines; returns the worst severity, and sets
+    /// `streamWasBad` when lines were rejected or compressed input was damaged or cut.
+    private func streamStandardInput(_ options: CheckOptions, bad streamWasBad: inout Bool) throws -> Severity? {
         var worst: Severity?
         do {
             let totals = try Analyzer().stream(path: "-", options: options) { finding in
@@ -122,10 +127,11 @@ struct CheckCommand: ParsableCommand {
             } reject: { line, issue in
                 Terminal.printError("stdin:\(line): \(issue.reason.rawValue): \(issue.message)")
             }
-            if !quiet {
-                Terminal.printError(
-                    "replayed \(totals.events) events of \(totals.devices) devices: \(totals.findings) findings, \(totals.rejects) bad lines")
+            for damage in totals.damage {
+                Terminal.printError("stdin: bytes \(damage.from)-\(damage.to): \(damage.lines) lines lost: \(damage.reason)")
             }
+            if !quiet || totals.inputWasBad { Terminal.printError(StreamSummary.line(totals)) }
+            if totals.inputWasBad { streamWasBad = true }
         } catch {
             Terminal.printError("error: \(error)")
             throw ExitCode(2)

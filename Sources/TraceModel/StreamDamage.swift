@@ -1,0 +1,50 @@
+/// A stretch of compressed input whose lines could not be trusted, and how many lines it took
+/// with it: a zstd frame or gzip member that failed to decode or verify (and the bytes up to the
+/// next frame or member the reader could resynchronise on), or the last frame cut short because
+/// the logger was killed mid-write. Reported instead of thrown, because every line outside the
+/// damage is still good evidence and the caller wants it.
+public struct StreamDamage: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The two ways input goes bad, a closed set.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// The input ended inside a frame or member: the complete lines decoded before the end
+        /// were delivered (nothing can verify them, but a file cut short yields every complete
+        /// line before the cut); the unterminated last line is lost.
+        case cut
+        /// A frame or member failed to decode or to verify (checksum, length): none of its
+        /// lines were delivered.
+        case corrupt
+    }
+
+    public var kind: Kind
+    /// Byte offset in the compressed input where the damaged frame or member starts.
+    public var from: Int
+    /// Byte offset just past the damage: where the next intact frame or member starts, or the
+    /// end of the input. The damage is `[from, to)`.
+    public var to: Int
+    /// Lines lost. For a frame that could be decoded to its end (only its checksum failed) or a
+    /// cut, exact; for a frame whose decoding failed part way, the lines decoded before the
+    /// failure: an estimate, usually low (what the rest of the frame held cannot be known),
+    /// though a decoder may produce some garbage, newlines included, before it notices.
+    public var lines: Int
+    /// Number of the last line delivered before the damage; lost lines take the numbers after
+    /// it, so later lines keep the numbers they would have in the intact file (when `lines`
+    /// is exact; lower by the uncounted lines otherwise).
+    public var afterLine: Int
+    /// Human-readable cause, e.g. "zstd frame starting at byte 0 cut short at byte 8123: input
+    /// ended mid-frame", or the library's error text for corruption.
+    public var reason: String
+
+    public init(kind: Kind, from: Int, to: Int, lines: Int, afterLine: Int, reason: String) {
+        self.kind = kind
+        self.from = from
+        self.to = to
+        self.lines = lines
+        self.afterLine = afterLine
+        self.reason = reason
+    }
+
+    /// The reason, then where: "… (bytes 6522-7092, after line 240: 1 line lost)".
+    public var description: String {
+        "\(reason) (bytes \(from)-\(to), after line \(afterLine): \(lines) \(lines == 1 ? "line" : "lines") lost)"
+    }
+}
