@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifelineKit
-import Replay
 import Reports
-import Rules
-import TraceDecode
 import TraceModel
 import TraceStore
 
@@ -19,7 +16,8 @@ struct CheckCommand: ParsableCommand {
 
             --device limits what is replayed (each device is replayed whole); --rule, --since and \
             --until filter what is reported. With --stdin, JSON lines are read from standard input \
-            and findings written to standard output as JSON lines, with no database.
+            and findings written to standard output (as JSON lines unless --format says \
+            otherwise), with no database.
 
             Without PATHs the database must exist; one that cannot be written (a read-only file or \
             directory) is replayed and reported without recording the findings.
@@ -39,7 +37,7 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
-    @Flag(help: "Read events from standard input and write findings as JSON lines; no database.")
+    @Flag(help: "Read events from standard input and write findings (JSON lines unless --format is given); no database.")
     var stdin = false
 
     @Option(help: "Output format: text, json or jsonl (default: text; jsonl with --stdin).")
