@@ -36,6 +36,21 @@ import Testing
         #expect(try Self.snapshot(path) == before)
     }
 
+    /// The first look goes through a file: URI, so characters that mean something in a URI must
+    /// not make it miss the file (and fall back to a connection that leaves -wal and -shm).
+    @Test func aNewerSchemaIsRefusedUntouchedWhateverThePathHolds() throws {
+        let made = try Self.futureDatabase()
+        let directory = URL(fileURLWithPath: made).deletingLastPathComponent().appendingPathComponent("a b?c#d%20é")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("x?.db").path
+        try FileManager.default.moveItem(atPath: made, toPath: path)
+        let before = try Self.snapshot(path)
+        #expect(throws: StoreOpeningError.newerSchema(path: path, unknown: ["v99: from the future"])) {
+            try Store(path: path, access: .create)
+        }
+        #expect(try Self.snapshot(path) == before)
+    }
+
     @Test func theRefusalNamesTheSchemaTheVersionAndWhatToDo() {
         let message = StoreOpeningError.newerSchema(path: "f.db", unknown: ["v9: x"]).message(version: "0.1.0")
         #expect(message == "f.db was written by a newer Lifeline (schema 'v9: x' is unknown to version 0.1.0): upgrade lifeline")
