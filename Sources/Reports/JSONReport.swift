@@ -94,6 +94,7 @@ public enum JSONReport {
     }
 
     /// One timeline entry as JSON: the event's fields, the state after it and its findings.
+    /// `attrs` is not here: it is spliced in as the JSON object it already is (see `line`).
     private struct TimelineJSON: Encodable {
         var ts: String
         var launch: String
@@ -103,7 +104,6 @@ public enum JSONReport {
         var phase, reason, cause, identifier, call, result: String?
         var task: Int64?
         var success: Bool?
-        var attrs: String?
         var findings: [FindingJSON]
     }
 
@@ -112,11 +112,19 @@ public enum JSONReport {
         let value = TimelineJSON(
             ts: event.ts.description, launch: event.launch, seq: event.seq, event: event.name, state: entry.state,
             phase: event.phase, reason: event.reason, cause: event.cause, identifier: event.identifier,
-            call: event.call, result: event.result, task: event.task, success: event.success, attrs: event.attrs,
+            call: event.call, result: event.result, task: event.task, success: event.success,
             findings: entry.findings.map(FindingJSON.init))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        let line = String(decoding: try encoder.encode(value), as: UTF8.self)
+        guard let attrs = event.attrs, isJSONObject(attrs) else { return line }
+        // The stored attrs are the object's own text, emitted as is (numbers keep their digits).
+        // "attrs" sorts before every other key, so placed first the keys stay sorted.
+        return "{\"attrs\":\(attrs),\(line.dropFirst())"
+    }
+
+    private static func isJSONObject(_ text: String) -> Bool {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any]
     }
 
     /// One line of JSON for one finding.

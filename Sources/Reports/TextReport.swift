@@ -6,17 +6,20 @@ public enum TextReport {
     /// How many findings of each rule are printed in full.
     public static let examplesPerRule = 3
 
-    public static func render(_ report: CheckReport) -> String {
+    /// `listCommand` is the command that lists every finding of a rule, printed when a rule has
+    /// more findings than are shown; it must carry the options that name the same database
+    /// (`lifeline check --db FILE`). Nil when there is none to give (a stream has no database).
+    public static func render(_ report: CheckReport, listCommand: String? = "lifeline check") -> String {
         var lines: [String] = []
         let filters = report.filters.isEmpty ? "" : " (\(report.filters.joined(separator: ", ")))"
         lines.append(
-            "Replayed \(report.events) events of \(report.devices) devices from \(report.source)"
+            "Replayed \(report.events.counted("event")) of \(report.devices.counted("device")) from \(report.source)"
                 + " in \(format(report.seconds, digits: 2)) s\(filters)")
         guard !report.findings.isEmpty else {
             lines.append("No findings: every replayed sequence follows the documented rules.")
             return lines.joined(separator: "\n")
         }
-        lines.append("\(report.findings.count) findings\n")
+        lines.append("\(report.findings.count.counted("finding"))\n")
         let summaries = report.summaries
         let header = [
             "category", "rule", "severity", "findings", "devices", "launches", "worst (budget)",
@@ -36,7 +39,7 @@ public enum TextReport {
         lines += table(header: header, rows: rows)
         for summary in summaries {
             lines.append("")
-            lines.append("\(summary.rule) — \(summary.findings) finding\(summary.findings == 1 ? "" : "s")")
+            lines.append("\(summary.rule) — \(summary.findings.counted("finding"))")
             let examples = report.findings.filter { $0.rule == summary.rule }.prefix(examplesPerRule)
             for finding in examples {
                 lines.append("  \(finding.ts) device \(finding.device) launch \(finding.launch)")
@@ -44,7 +47,8 @@ public enum TextReport {
                 if let cause = finding.explainedBy { lines.append("    explained by \(cause.rule) at \(cause.ts)") }
             }
             if summary.findings > examples.count {
-                lines.append("  … \(summary.findings - examples.count) more: lifeline check --rule \(summary.rule) --format jsonl")
+                let more = "  … \(summary.findings - examples.count) more"
+                lines.append(listCommand.map { "\(more): \($0) --rule \(summary.rule) --format jsonl" } ?? "\(more) (--format jsonl lists them all)")
             }
         }
         lines.append("")

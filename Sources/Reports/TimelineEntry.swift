@@ -8,11 +8,20 @@ public struct TimelineEntry: Sendable, Hashable {
     /// `suspended`).
     public var state: String
     public var findings: [Finding]
+    /// When the event's launch began: its first event, even when a time window hides it, so
+    /// that "seconds since launch" does not depend on the window.
+    public var launchStart: Timestamp
 
-    public init(event: Event, state: String, findings: [Finding]) {
+    public init(event: Event, state: String, findings: [Finding], launchStart: Timestamp) {
         self.event = event
         self.state = state
         self.findings = findings
+        self.launchStart = launchStart
+    }
+
+    /// Seconds from the launch's first event to this one; negative when the clock ran backwards.
+    public var secondsSinceLaunch: Double {
+        Double(event.ts.microseconds) / 1_000_000 - Double(launchStart.microseconds) / 1_000_000
     }
 }
 
@@ -21,7 +30,6 @@ public struct TimelineEntry: Sendable, Hashable {
 /// finding that landed there.
 public struct TimelineText {
     private var launch: String?
-    private var launchStart: Timestamp?
 
     public init() {}
 
@@ -30,20 +38,21 @@ public struct TimelineText {
         let event = entry.event
         if event.launch != launch {
             launch = event.launch
-            launchStart = event.ts
             let context = [event.app, event.appVersion, event.os.map { "iOS \($0)" }, event.model, event.process]
                 .compactMap { $0 }.joined(separator: ", ")
             lines.append("")
             lines.append("launch \(event.launch)" + (context.isEmpty ? "" : " (\(context))"))
         }
-        let offset = Double(event.ts.microseconds - (launchStart?.microseconds ?? event.ts.microseconds)) / 1_000_000
+        let offset = entry.secondsSinceLaunch
+        // Signed either way, so a clock that ran backwards reads "-3599.900s", not "+-3599.900s".
+        let since = (offset < 0 ? "-" : "+") + TextReport.format(abs(offset), digits: 3) + "s"
         let details = [
             event.phase, event.reason, event.cause, event.identifier, event.task.map { "task \($0)" },
             event.call.map { "call \($0)" }, event.success.map { $0 ? "success" : "failure" }, event.result,
         ].compactMap { $0 }.joined(separator: " ")
         let seq = event.seq.map { "#\($0)" } ?? "-"
         lines.append(
-            "  \(event.ts)  +\(TextReport.format(offset, digits: 3))s  \(seq.padding(5))"
+            "  \(event.ts)  \(since)  \(seq.padding(5))"
                 + "\(entry.state.padding(12))\(event.name)\(details.isEmpty ? "" : "  \(details)")")
         for finding in entry.findings {
             lines.append("      ▲ \(finding.rule) (\(finding.severity.rawValue)): \(finding.message)")

@@ -20,13 +20,27 @@ public final class Store: Sendable {
         _ = lifeline_sqlite_disable_memory_statistics()
     }()
 
-    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
-    public init(path: String, busyTimeout: TimeInterval = 600) throws {
+    /// How a command may use the file.
+    public enum Access: Sendable {
+        /// Create the file if it is missing, and bring its schema up to date (ingest).
+        case create
+        /// Use an existing file only, bringing its schema up to date (`check` without PATHs).
+        case existing
+        /// Read an existing, up-to-date file without writing anything to it (`timeline`): works
+        /// on a write-protected file or directory.
+        case readOnly
+    }
+
+    /// Opens the database at `path` as `access` allows. Whatever the access, a file written by
+    /// a newer Lifeline is refused before anything is written to it (``StoreOpeningError``).
+    public init(path: String, access: Access = .create, busyTimeout: TimeInterval = 600) throws {
         _ = Self.sqliteTuned
         self.path = path
+        try Self.admit(path: path, access: access)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "lifeline"
+        configuration.readonly = access == .readOnly
         configuration.prepareDatabase { db in
             // page_size only takes effect on a new database, before WAL is enabled: 16 KiB pages
             // halve the B-tree work of a bulk load of ~200-byte rows (measured, see README).
@@ -36,10 +50,51 @@ public final class Store: Sendable {
             try db.execute(sql: "PRAGMA cache_size = -16384")
         }
         do {
-            // GRDB's WAL set-up also sets `synchronous = NORMAL` on the writer.
-            pool = try StoreOpening.open(path: path, configuration: configuration, patience: busyTimeout)
+            if access == .readOnly {
+                pool = try DatabasePool(path: path, configuration: configuration)
+            } else {
+                // GRDB's WAL set-up also sets `synchronous = NORMAL` on the writer.
+                pool = try StoreOpening.open(path: path, configuration: configuration, patience: busyTimeout)
+            }
+        } catch let refusal as StoreOpeningError {
+            throw refusal
         } catch {
             throw StoreError.cannotOpen(path: path, underlying: "\(error)")
+        }
+        if access == .readOnly {
+            // Authoritative, through the connection that will be used (the first look may not
+            // have been able to read the file).
+            let applied = try pool.read(Migrations.migrator.appliedIdentifiers)
+            try Self.refuseReadOnly(path: path, SchemaCheck.verdict(applied: applied))
+        }
+    }
+
+    /// Checks the file before any connection that could write to it (or leave a -wal or -shm
+    /// file beside it) is opened. When the first look cannot read the file (another process is
+    /// creating it this instant), the checks made through the opened connection decide.
+    private static func admit(path: String, access: Access) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            if access != .create { throw StoreOpeningError.missing(path: path) }
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw StoreOpeningError.directoryMissing(path: path, directory: directory)
+            }
+            return
+        }
+        guard let applied = try? SchemaCheck.appliedMigrations(path: path) else { return }
+        let verdict = SchemaCheck.verdict(applied: applied)
+        if case .newer(let unknown) = verdict { throw StoreOpeningError.newerSchema(path: path, unknown: unknown) }
+        if access == .readOnly { try refuseReadOnly(path: path, verdict) }
+    }
+
+    /// A read-only opening can use only a file whose schema is exactly this build's.
+    private static func refuseReadOnly(path: String, _ verdict: SchemaCheck.Verdict) throws {
+        switch verdict {
+        case .empty: throw StoreOpeningError.notLifeline(path: path)
+        case .newer(let unknown): throw StoreOpeningError.newerSchema(path: path, unknown: unknown)
+        case .known(let missing) where !missing.isEmpty: throw StoreOpeningError.olderSchema(path: path, missing: missing)
+        case .known: break
         }
     }
 

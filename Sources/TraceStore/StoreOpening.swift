@@ -35,6 +35,11 @@ enum StoreOpening {
         let migrator = Migrations.migrator
         while true {
             let appliedBefore = try pool.read(migrator.appliedIdentifiers)
+            // Checked again here because a newer Lifeline may have migrated the file since it was
+            // first read, and GRDB's migrator must never see migrations it does not know.
+            if case .newer(let unknown) = SchemaCheck.verdict(applied: appliedBefore) {
+                throw StoreOpeningError.newerSchema(path: pool.path, unknown: unknown)
+            }
             do {
                 try migrator.migrate(pool)
                 return

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifelineKit
 
 @main
 struct Lifeline: ParsableCommand {
@@ -9,5 +10,6 @@ struct Lifeline: ParsableCommand {
             Ingest JSON-lines event logs (.jsonl.zst, .jsonl.gz, .jsonl) into a SQLite database, \
             replay them against Apple's documented sequences, and ask the database anything.
             """,
+        version: LifelineVersion.current,
         subcommands: [IngestCommand.self, CheckCommand.self, TimelineCommand.self, RulesCommand.self, GenerateCommand.self])
 }

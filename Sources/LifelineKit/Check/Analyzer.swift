@@ -24,7 +24,7 @@ public struct Analyzer: Sendable {
     }
 
     /// Replays the store (the selected devices), records the run and its findings in the
-    /// `runs` and `findings` tables, and returns the report of the findings that pass the filters.
+    /// `runs` and `findings` tables (unless `options.record` is off or no event was replayed), and returns the report of the findings that pass the filters.
     /// `progress` is called after each device.
     public func check(
         store: Store, options: CheckOptions, version: String, progress: ((ReplayProgress) -> Void)? = nil
@@ -49,7 +49,8 @@ public struct Analyzer: Sendable {
             startedAt: started, finishedAt: finished, version: version,
             budgets: Self.json(options.configuration.budgets), scope: Self.scope(options.devices),
             devices: devices, events: events)
-        try store.saveRun(run, devices: options.devices, findings: findings)
+        // A replay of no events is nothing to record: it would only replace findings with none.
+        if options.record && events > 0 { try store.saveRun(run, devices: options.devices, findings: findings) }
         return CheckReport(
             source: store.path, devices: devices, events: events, seconds: finished.timeIntervalSince(started),
             findings: findings.filter(options.reports), filters: options.filterDescriptions)

@@ -12,6 +12,9 @@ public struct CheckOptions: Sendable {
     /// Report only findings at or after / before this time.
     public var since: Timestamp?
     public var until: Timestamp?
+    /// Whether `check` records the run and its findings in the store (false for a database
+    /// that cannot be written: the findings are reported only).
+    public var record = true
 
     public init() {}
 

@@ -15,41 +15,70 @@ public struct ConfigurationFile: Codable, Sendable {
     public var budgets: [String: Double]?
     public var severities: [String: String]?
 
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case budgets, severities
+    }
+
+    /// Reads and checks the file: a key, budget or rule it does not know is an error naming it,
+    /// never ignored (a misspelt key would otherwise silently keep the defaults).
     public static func load(path: String, knownRules: Set<String>) throws -> ReplayConfiguration {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ConfigurationError("cannot read the configuration file \(path): \(error.localizedDescription)")
-        }
-        let file: ConfigurationFile
-        do {
-            file = try JSONDecoder().decode(ConfigurationFile.self, from: data)
-        } catch {
-            throw ConfigurationError("\(path) is not a valid configuration file: \(error)")
-        }
+        let file = try decode(try read(path), path: path)
         var configuration = ReplayConfiguration()
-        for (name, seconds) in file.budgets ?? [:] {
+        for (name, seconds) in (file.budgets ?? [:]).sorted(by: { $0.key < $1.key }) {
             try configuration.setBudget(name, seconds, from: path)
         }
-        for (rule, level) in file.severities ?? [:] {
+        for (rule, level) in (file.severities ?? [:]).sorted(by: { $0.key < $1.key }) {
             try configuration.setSeverity(rule, level, knownRules: knownRules, from: path)
         }
         return configuration
+    }
+
+    private static func read(_ path: String) throws -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ConfigurationError("cannot read \(path): no such file")
+        }
+        if isDirectory.boolValue { throw ConfigurationError("cannot read \(path): is a directory, not a configuration file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("cannot read \(path): permission denied or unreadable")
+        }
+        return data
+    }
+
+    private static func decode(_ data: Data, path: String) throws -> ConfigurationFile {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ConfigurationError("\(path) is not a JSON object: see the README for the configuration file's form")
+        }
+        let known = CodingKeys.allCases.map(\.rawValue)
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ConfigurationError("\(path): unknown key '\(unknown)' (known: \(known.joined(separator: ", ")))")
+        }
+        do {
+            return try JSONDecoder().decode(ConfigurationFile.self, from: data)
+        } catch {
+            throw ConfigurationError(
+                "\(path): budgets must map names to seconds and severities rule ids to info, warning or error")
+        }
     }
 }
 
 extension ReplayConfiguration {
     /// Sets one budget by name, checking the name and the value.
     public mutating func setBudget(_ name: String, _ seconds: Double, from origin: String) throws {
-        guard let budget = BudgetName(rawValue: name) else {
-            throw ConfigurationError(
-                "\(origin): unknown budget '\(name)'; budgets are \(BudgetName.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
+        let budget = try Self.budget(named: name, from: origin)
         guard seconds > 0, seconds.isFinite else {
-            throw ConfigurationError("\(origin): budget '\(name)' must be a positive number of seconds")
+            throw ConfigurationError("\(origin): budget '\(name)' must be a positive number of seconds, not \(seconds)")
         }
         budgets[budget] = seconds
+    }
+
+    /// The budget called `name`; an unknown name is an error that lists the known ones.
+    public static func budget(named name: String, from origin: String) throws -> BudgetName {
+        guard let budget = BudgetName(rawValue: name) else {
+            throw ConfigurationError(
+                "\(origin): unknown budget '\(name)' (known: \(BudgetName.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return budget
     }
 
     /// Sets one rule's severity, checking the rule id and the level.

@@ -16,6 +16,8 @@ extension Analyzer {
         let replayer = DeviceReplayer(device: device, book: book, configuration: options.configuration)
         var shown = 0
         var pending: TimelineEntry?
+        // Each launch's first event in replay order, seen even when the window hides it.
+        var launchStarts: [String: Timestamp] = [:]
         func flush() throws {
             if let ready = pending { try entry(ready); shown += 1 }
             pending = nil
@@ -25,11 +27,13 @@ extension Analyzer {
             let inWindow = options.since.map { event.ts >= $0 } ?? true && options.until.map { event.ts < $0 } ?? true
             var findings: [Finding] = []
             let launch = event.launch
+            let launchStart = launchStarts[launch] ?? event.ts
+            launchStarts[launch] = launchStart
             replayer.receive(event) { findings.append($0) }
             guard inWindow else { return }
             pending = TimelineEntry(
                 event: event, state: replayer.state(ofLaunch: launch)?.rawValue ?? "unknown",
-                findings: findings.filter(options.reports))
+                findings: findings.filter(options.reports), launchStart: launchStart)
         } deviceEnded: { _ in
             var closing: [Finding] = []
             replayer.finish { closing.append($0) }

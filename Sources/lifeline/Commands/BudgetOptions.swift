@@ -16,25 +16,46 @@ struct BudgetOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Override one rule's severity, e.g. push-rate-limited=info (repeatable).", valueName: "rule=severity"))
     var severity: [String] = []
 
+    /// A flag naming an unknown budget or rule, or with a bad value, is a usage error (64).
+    func validate() throws {
+        try CommandFailure.reporting {
+            var scratch = ReplayConfiguration()
+            try applyFlags(to: &scratch)
+        }
+    }
+
+    /// The configuration file (a problem with it is exit 2), then the flags over it.
     func configuration() throws -> ReplayConfiguration {
-        let known = Set(RuleCatalog.rules.map(\.id))
+        var configuration: ReplayConfiguration
         do {
-            var configuration = try config.map { try ConfigurationFile.load(path: $0, knownRules: known) } ?? ReplayConfiguration()
+            configuration = try config.map { try ConfigurationFile.load(path: $0, knownRules: Self.knownRules) }
+                ?? ReplayConfiguration()
+        } catch let error as ConfigurationError {
+            throw CommandFailure.unreadable(error.description)
+        }
+        try applyFlags(to: &configuration)
+        return configuration
+    }
+
+    private static let knownRules = Set(RuleCatalog.rules.map(\.id))
+
+    private func applyFlags(to configuration: inout ReplayConfiguration) throws {
+        do {
             for pair in budget {
                 let (name, value) = try split(pair, flag: "--budget")
+                // The name first: `foo=bar` is an unknown budget before it is a bad number.
+                _ = try ReplayConfiguration.budget(named: name, from: "--budget \(pair)")
                 guard let seconds = Double(value) else {
                     throw ConfigurationError("--budget \(pair): '\(value)' is not a number of seconds")
                 }
-                try configuration.setBudget(name, seconds, from: "--budget")
+                try configuration.setBudget(name, seconds, from: "--budget \(pair)")
             }
             for pair in severity {
                 let (rule, level) = try split(pair, flag: "--severity")
-                try configuration.setSeverity(rule, level, knownRules: known, from: "--severity")
+                try configuration.setSeverity(rule, level, knownRules: Self.knownRules, from: "--severity \(pair)")
             }
-            return configuration
         } catch let error as ConfigurationError {
-            Terminal.printError("error: \(error)")
-            throw ExitCode(2)
+            throw CommandFailure.usage(error.description)
         }
     }
 

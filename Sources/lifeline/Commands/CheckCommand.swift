@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifelineKit
-import Replay
 import Reports
-import Rules
-import TraceDecode
 import TraceModel
 import TraceStore
 
@@ -19,11 +16,17 @@ struct CheckCommand: ParsableCommand {
 
             --device limits what is replayed (each device is replayed whole); --rule, --since and \
             --until filter what is reported. With --stdin, JSON lines are read from standard input \
-            and findings written to standard output as JSON lines, with no database.
+            and findings written to standard output (as JSON lines unless --format says \
+            otherwise), with no database.
+
+            Without PATHs the database must exist; one that cannot be written (a read-only file or \
+            directory) is replayed and reported without recording the findings.
 
             Exit codes: 0 no finding reached --fail-on; 1 at least one finding reached --fail-on, \
             or with --stdin, lines were rejected or compressed input was damaged or cut short; \
-            2 the database, a file or the configuration could not be read; 64 the command line is wrong.
+            2 the database, a file or the configuration could not be read; 3 nothing to check (no \
+            events in the database, for the --device given, or on standard input); 64 the command \
+            line is wrong.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -35,11 +38,14 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
-    @Flag(help: "Read events from standard input and write findings as JSON lines; no database.")
+    @Flag(help: "Read events from standard input and write findings (JSON lines unless --format is given); no database.")
     var stdin = false
 
-    @Option(help: "Output format: text, json or jsonl.")
-    var format: Format = .text
+    @Option(help: "Output format: text, json or jsonl (default: text; jsonl with --stdin).")
+    var format: Format?
+
+    /// The format asked for, or the default: text for a person, JSON lines for a stream.
+    var outputFormat: Format { format ?? (stdin ? .jsonl : .text) }
 
     @Option(help: ArgumentHelp("Replay only this device (repeatable).", valueName: "id"))
     var device: [String] = []
@@ -62,41 +68,34 @@ struct CheckCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if stdin && !paths.isEmpty { throw ValidationError("--stdin reads standard input: give no PATH with it") }
-        let known = Set(RuleCatalog.rules.map(\.id))
-        for id in rule where !known.contains(id) {
-            throw ValidationError("unknown rule '\(id)'; `lifeline rules` lists them")
-        }
-        if let since, TimestampParser.parse(since) == nil { throw ValidationError("--since: cannot read '\(since)' as a time") }
-        if let until, TimestampParser.parse(until) == nil { throw ValidationError("--until: cannot read '\(until)' as a time") }
+        try CommandFailure.reporting { try checkArguments() }
     }
 
     func run() throws {
-        var options = CheckOptions()
-        options.configuration = try budgets.configuration()
-        options.devices = device.isEmpty ? .all : .only(device)
-        options.rules = rule.isEmpty ? nil : Set(rule)
-        options.since = since.flatMap(TimestampParser.parse)
-        options.until = until.flatMap(TimestampParser.parse)
-        var streamWasBad = false
-        let worst = stdin ? try streamStandardInput(options, bad: &streamWasBad) : try checkStore(options)
-        if let failOn, let worst, worst >= failOn { throw ExitCode(1) }
-        // Findings of a stream with damaged, cut or rejected input stand on part of the data.
-        if streamWasBad { throw ExitCode(1) }
+        try CommandFailure.reporting {
+            let window = try TimeWindow(since: since, until: until)
+            var options = CheckOptions()
+            options.configuration = try budgets.configuration()
+            options.devices = device.isEmpty ? .all : .only(device)
+            options.rules = rule.isEmpty ? nil : Set(rule)
+            options.since = window.since
+            options.until = window.until
+            var streamWasBad = false
+            let worst = stdin ? try streamStandardInput(options, bad: &streamWasBad) : try checkStore(options)
+            if let failOn, let worst, worst >= failOn { throw ExitCode(ExitStatus.findingsOrBadInput.rawValue) }
+            // Findings of a stream with damaged, cut or rejected input stand on part of the data.
+            if streamWasBad { throw ExitCode(ExitStatus.findingsOrBadInput.rawValue) }
+        }
     }
 
     /// Ingests PATHs, replays the store and prints the report; returns the worst severity.
+    /// Without PATHs the database must exist; one that cannot be written is replayed and
+    /// reported without recording the findings, and says so.
     private func checkStore(_ options: CheckOptions) throws -> Severity? {
-        let store = try database.open()
-        if !paths.isEmpty {
-            let progress = ProgressLine(enabled: !quiet && Terminal.isInteractive(.standardError))
-            let summary = Ingestor(store: store).ingest(paths) { progress.show(ingest: $0) }
-            progress.clear()
-            // The ingest summary goes to standard error when standard output carries JSON.
-            let ingestText = summary.text()
-            if format == .text { print(ingestText + "\n") } else { Terminal.printError(ingestText) }
-            if summary.status == .failed { throw ExitCode(2) }
-        }
+        var options = options
+        options.record = !paths.isEmpty || database.isWritable
+        let store = try database.open(!paths.isEmpty ? .create : options.record ? .existing : .readOnly)
+        if !paths.isEmpty { try ingest(into: store) }
         let report: CheckReport
         do {
             let progress = ProgressLine(enabled: !quiet && Terminal.isInteractive(.standardError))
@@ -105,36 +104,71 @@ struct CheckCommand: ParsableCommand {
             }
             progress.clear()
         } catch {
-            Terminal.printError("error: \(error)")
-            throw ExitCode(2)
+            throw CommandFailure.unreadable("\(error)")
         }
-        switch format {
-        case .text: print(TextReport.render(report))
-        case .json: print(try JSONReport.render(report))
-        case .jsonl: for finding in report.findings { print(try JSONReport.line(finding)) }
+        guard report.events > 0 else { throw database.nothingToCheck(devices: device, inWindow: false) }
+        try render(report, listCommand: "lifeline check" + database.argument)
+        if !options.record {
+            Terminal.printError("note: \(store.path) is read-only: the findings were reported, not recorded in its findings table")
         }
         return report.worstSeverity
     }
 
-    /// Streams standard input to findings as JSON lines; returns the worst severity, and sets
-    /// `streamWasBad` when lines were rejected or compressed input was damaged or cut.
+    private func ingest(into store: Store) throws {
+        let progress = ProgressLine(enabled: !quiet && Terminal.isInteractive(.standardError))
+        let summary = Ingestor(store: store).ingest(paths) { progress.show(ingest: $0) }
+        progress.clear()
+        summary.printFailures()
+        // The ingest summary goes to standard error when standard output carries JSON.
+        let ingestText = summary.text()
+        if outputFormat == .text { print(ingestText + "\n") } else { Terminal.printError(ingestText) }
+        if summary.status == .failed { throw ExitCode(ExitStatus.unreadable.rawValue) }
+    }
+
+    /// Prints the report in the chosen format; `listCommand` lists every finding of a rule.
+    private func render(_ report: CheckReport, listCommand: String?) throws {
+        switch outputFormat {
+        case .text: print(TextReport.render(report, listCommand: listCommand))
+        case .json: print(try JSONReport.render(report))
+        case .jsonl: for finding in report.findings { print(try JSONReport.line(finding)) }
+        }
+    }
+
+    /// Streams standard input to findings, printed as they come (JSON lines) or as one report
+    /// at the end (text, json); returns the worst severity, and sets `streamWasBad` when lines
+    /// were rejected or compressed input was damaged or cut.
     private func streamStandardInput(_ options: CheckOptions, bad streamWasBad: inout Bool) throws -> Severity? {
         var worst: Severity?
+        var collected: [Finding] = []
+        let started = Date()
+        let format = outputFormat
+        let totals: Analyzer.StreamTotals
         do {
-            let totals = try Analyzer().stream(path: "-", options: options) { finding in
+            totals = try Analyzer().stream(path: "-", options: options) { finding in
                 worst = max(worst ?? finding.severity, finding.severity)
-                print(try JSONReport.line(finding))
+                if format == .jsonl { print(try JSONReport.line(finding)) } else { collected.append(finding) }
             } reject: { line, issue in
                 Terminal.printError("stdin:\(line): \(issue.reason.rawValue): \(issue.message)")
             }
             for damage in totals.damage {
                 Terminal.printError("stdin: bytes \(damage.from)-\(damage.to): \(damage.lines) lines lost: \(damage.reason)")
             }
-            if !quiet || totals.inputWasBad { Terminal.printError(StreamSummary.line(totals)) }
-            if totals.inputWasBad { streamWasBad = true }
         } catch {
-            Terminal.printError("error: \(error)")
-            throw ExitCode(2)
+            throw CommandFailure.unreadable("standard input: \(error)")
+        }
+        if !quiet || totals.inputWasBad { Terminal.printError(StreamSummary.line(totals)) }
+        if totals.inputWasBad { streamWasBad = true }
+        guard totals.events > 0 else {
+            let which = device.isEmpty ? "no events" : "no events of device \(device.joined(separator: ", "))"
+            throw CommandFailure.nothingToCheck(
+                "standard input held \(which) (\(totals.lines.counted("line")) read, \(totals.rejects.counted("bad line")))")
+        }
+        if format != .jsonl {
+            try render(
+                CheckReport(
+                    source: "standard input", devices: totals.devices, events: totals.events,
+                    seconds: Date().timeIntervalSince(started), findings: collected, filters: options.filterDescriptions),
+                listCommand: nil)
         }
         return worst
     }

@@ -1,18 +1,51 @@
 import ArgumentParser
+import Foundation
+import LifelineKit
 import TraceStore
 
 /// The `--db` option every command that touches the database shares.
 struct DatabaseOption: ParsableArguments {
     @Option(name: .customLong("db"), help: ArgumentHelp(
-        "The SQLite database file (created if missing).", valueName: "file"))
-    var path: String = Store.defaultPath
+        "The SQLite database file (default: lifeline.db; only ingest, and check with PATHs, create it).",
+        valueName: "file"))
+    var given: String?
 
-    func open() throws -> Store {
+    var path: String { given ?? Store.defaultPath }
+
+    /// `--db FILE` for a command printed for the user to run next, when --db was given, so that
+    /// following it uses the same database; empty otherwise.
+    var argument: String { given.map { " --db \(ShellWord.quoted($0))" } ?? "" }
+
+    /// Whether the file (or, when missing, its directory) can be written: a database that cannot
+    /// is opened read-only by the commands that can do without recording.
+    var isWritable: Bool {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: path) else { return true }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return manager.isWritableFile(atPath: path) && manager.isWritableFile(atPath: directory)
+    }
+
+    /// Opens the database; any failure is one line and exit 2.
+    func open(_ access: Store.Access) throws -> Store {
         do {
-            return try Store(path: path)
+            return try Store(path: path, access: access)
+        } catch let refusal as StoreOpeningError {
+            throw CommandFailure.unreadable(refusal.message(version: LifelineVersion.current))
         } catch {
-            Terminal.printError("error: \(error)")
-            throw ExitCode(2)
+            throw CommandFailure.unreadable("\(error)")
         }
+    }
+}
+
+extension DatabaseOption {
+    /// No event was there to replay: the devices asked for (or the whole file) hold none.
+    func nothingToCheck(devices: [String], inWindow: Bool) -> CommandFailure {
+        guard !devices.isEmpty else {
+            return .nothingToCheck("\(path) holds no events: ingest logs first with `lifeline ingest\(argument) PATH…`")
+        }
+        let names = devices.joined(separator: ", ")
+        return .nothingToCheck(
+            "no events for device \(names) in \(path)\(inWindow ? " in that window" : "");"
+                + " `sqlite3 \(ShellWord.quoted(path)) 'SELECT name FROM devices'` lists the devices")
     }
 }

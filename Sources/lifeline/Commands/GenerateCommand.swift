@@ -35,9 +35,11 @@ struct GenerateCommand: ParsableCommand {
     var eventsPerDay = 250
 
     func validate() throws {
-        guard (0...1).contains(breachRate) else { throw ValidationError("--breach-rate must be between 0 and 1") }
-        guard devices > 0, days > 0, eventsPerDay > 0 else {
-            throw ValidationError("--devices, --days and --events-per-day must be positive")
+        try CommandFailure.reporting {
+            guard (0...1).contains(breachRate) else { throw CommandFailure.usage("--breach-rate must be between 0 and 1") }
+            guard devices > 0, days > 0, eventsPerDay > 0 else {
+                throw CommandFailure.usage("--devices, --days and --events-per-day must be positive")
+            }
         }
     }
 

@@ -32,10 +32,11 @@ struct IngestCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        let store = try database.open()
+        let store = try CommandFailure.reporting { try database.open(.create) }
         let progress = ProgressLine(enabled: !quiet && Terminal.isInteractive(.standardError))
         let summary = Ingestor(store: store).ingest(paths) { progress.show(ingest: $0) }
         progress.clear()
+        summary.printFailures()
         if json {
             print(try JSONOutput.encode(summary))
         } else {

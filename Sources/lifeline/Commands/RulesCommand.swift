@@ -26,6 +26,10 @@ struct RulesCommand: ParsableCommand {
     var budgets = false
 
     func run() throws {
+        try CommandFailure.reporting { try show() }
+    }
+
+    private func show() throws {
         let defaults = Budgets()
         if budgets {
             for (name, seconds) in defaults.all { print("\(name.rawValue)\t\(seconds)") }
@@ -33,7 +37,7 @@ struct RulesCommand: ParsableCommand {
         }
         if let id {
             guard let rule = RuleCatalog.rule(id: id) else {
-                throw ValidationError("unknown rule '\(id)'; `lifeline rules` lists them")
+                throw CommandFailure.usage("unknown rule '\(id)'; `lifeline rules` lists them")
             }
             print(RuleDocs.detail(rule, budgets: defaults))
             return

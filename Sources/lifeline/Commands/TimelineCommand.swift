@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LifelineKit
 import Reports
-import TraceDecode
 
 struct TimelineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +14,11 @@ struct TimelineCommand: ParsableCommand {
             that became evident there. The device is replayed whole, so findings and states are \
             the same as `check` finds; budgets and severities take the same options.
 
-            Exit codes: 0 the timeline was printed; 1 the device has no events (in that window);             2 the database or the configuration could not be read; 64 the command line is wrong.
+            Reads the database without writing to it, so it works on a read-only file.
+
+            Exit codes: 0 the timeline was printed; 2 the database or the configuration could not \
+            be read; 3 nothing to check: the device has no events (in that window); 64 the command \
+            line is wrong.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -39,32 +42,30 @@ struct TimelineCommand: ParsableCommand {
     @OptionGroup var budgets: BudgetOptions
 
     func validate() throws {
-        if let since, TimestampParser.parse(since) == nil { throw ValidationError("--since: cannot read '\(since)' as a time") }
-        if let until, TimestampParser.parse(until) == nil { throw ValidationError("--until: cannot read '\(until)' as a time") }
+        try CommandFailure.reporting { _ = try TimeWindow(since: since, until: until) }
     }
 
     func run() throws {
-        let store = try database.open()
-        var options = CheckOptions()
-        options.configuration = try budgets.configuration()
-        options.since = since.flatMap(TimestampParser.parse)
-        options.until = until.flatMap(TimestampParser.parse)
-        var text = TimelineText()
-        let shown: Int
-        do {
-            shown = try Analyzer().timeline(store: store, device: device, options: options) { entry in
-                switch format {
-                case .text: print(text.render(entry))
-                case .jsonl: print(try JSONReport.line(entry))
+        try CommandFailure.reporting {
+            let window = try TimeWindow(since: since, until: until)
+            var options = CheckOptions()
+            options.configuration = try budgets.configuration()
+            options.since = window.since
+            options.until = window.until
+            let store = try database.open(.readOnly)
+            var text = TimelineText()
+            let shown: Int
+            do {
+                shown = try Analyzer().timeline(store: store, device: device, options: options) { entry in
+                    switch format {
+                    case .text: print(text.render(entry))
+                    case .jsonl: print(try JSONReport.line(entry))
+                    }
                 }
+            } catch {
+                throw CommandFailure.unreadable("\(error)")
             }
-        } catch {
-            Terminal.printError("error: \(error)")
-            throw ExitCode(2)
-        }
-        if shown == 0 {
-            Terminal.printError("no events for device \(device) in \(store.path)\(since == nil && until == nil ? "" : " in that window"); `sqlite3 \(store.path) 'SELECT name FROM devices'` lists the devices")
-            throw ExitCode(1)
+            if shown == 0 { throw database.nothingToCheck(devices: [device], inWindow: since != nil || until != nil) }
         }
     }
 }

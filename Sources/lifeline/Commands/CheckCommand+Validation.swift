@@ -1,0 +1,19 @@
+import Rules
+
+extension CheckCommand {
+    /// The mistakes a command line can hold before anything is read: each one line, exit 64.
+    func checkArguments() throws {
+        if stdin && !paths.isEmpty {
+            throw CommandFailure.usage("--stdin reads standard input: give no PATH with it")
+        }
+        if stdin, let given = database.given {
+            throw CommandFailure.usage(
+                "--stdin reads standard input and uses no database: drop --db \(given), or drop --stdin to check the database")
+        }
+        let known = Set(RuleCatalog.rules.map(\.id))
+        if let unknown = rule.first(where: { !known.contains($0) }) {
+            throw CommandFailure.usage("unknown rule '\(unknown)'; `lifeline rules` lists them")
+        }
+        _ = try TimeWindow(since: since, until: until)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// Each mistake in a flag or configuration file: one line naming it and what to do, the
+/// documented exit code, and no database created.
+@Suite struct FlagMistakesTests {
+    static func run(_ arguments: [String]) throws -> (CLI.Result, URL) {
+        let directory = try CLI.temporaryDirectory()
+        return (try CLI.run(arguments, in: directory), directory)
+    }
+
+    @Test(arguments: [
+        (["check", "--budget", "foo=bar"], "--budget foo=bar: unknown budget 'foo' (known: "),
+        (["check", "--budget", "nse-completion=bar"], "--budget nse-completion=bar: 'bar' is not a number of seconds"),
+        (["check", "--budget", "nse-completion=-1"], "must be a positive number of seconds, not -1.0"),
+        (["check", "--severity", "no-such-rule=info"], "--severity no-such-rule=info: unknown rule 'no-such-rule'"),
+        (["check", "--severity", "nse-overrun=loud"], "must be info, warning or error, not 'loud'"),
+        (["timeline", "D", "--severity", "no-such-rule=info"], "unknown rule 'no-such-rule'"),
+        (["check", "--rule", "no-such-rule"], "unknown rule 'no-such-rule'; `lifeline rules` lists them"),
+        (["check", "--since", "2026-11-22T00:00:00Z", "--until", "2026-11-21T00:00:00Z"], "is not before --until"),
+        (["timeline", "D", "--since", "1763800000", "--until", "1763700000"], "is not before --until"),
+        (["check", "--since", "yesterday"], "--since: cannot read 'yesterday' as a time"),
+        (["check", "--stdin", "--db", "x.db"], "--stdin reads standard input and uses no database: drop --db x.db"),
+        (["rules", "no-such-rule"], "unknown rule 'no-such-rule'"),
+    ])
+    func usageMistakesExit64(_ arguments: [String], _ message: String) throws {
+        let (result, directory) = try Self.run(arguments)
+        Mistake.expectOneLine(result, status: 64, containing: message)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+    }
+
+    @Test func aConfigurationFileWithAnUnknownKeyIsNamed() throws {
+        let database = try Mistake.checkedDatabase()
+        let config = URL(fileURLWithPath: database).deletingLastPathComponent().appendingPathComponent("c.json").path
+        try #"{"budgets":{"nse-completion":40},"severites":{"nse-overrun":"info"}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["check", "--db", database, "--config", config])
+        Mistake.expectOneLine(result, status: 2, containing: "\(config): unknown key 'severites' (known: budgets, severities)")
+    }
+
+    @Test func aConfigurationDirectoryIsNotReadAsAFile() throws {
+        let database = try Mistake.checkedDatabase()
+        let directory = URL(fileURLWithPath: database).deletingLastPathComponent().path
+        let result = try CLI.run(["check", "--db", database, "--config", directory])
+        Mistake.expectOneLine(result, status: 2, containing: "cannot read \(directory): is a directory")
+    }
+
+    @Test func ingestErrorsGoToStandardError() throws {
+        let database = try CLI.temporaryDirectory().appendingPathComponent("t.db").path
+        for json in [false, true] {
+            let result = try CLI.run(["ingest", "--db", database, "/no/such/file.jsonl.zst"] + (json ? ["--json"] : []))
+            #expect(result.status == 2)
+            #expect(result.stderr.hasPrefix("error: "), "\(result.stderr)")
+            #expect(result.stderr.contains("/no/such/file.jsonl.zst"))
+        }
+    }
+
+    @Test func versionIsPrinted() throws {
+        let result = try CLI.run(["--version"])
+        #expect(result.status == 0)
+        let version = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(version.split(separator: ".").count == 3 && version.allSatisfy { $0.isNumber || $0 == "." }, "\(version)")
+    }
+}
