@@ -42,6 +42,9 @@ enum StoreOpening {
             }
             do {
                 try migrator.migrate(pool)
+                // The reader that looked at the schema before the migrations keeps what it saw
+                // cached (a `SELECT *` then decodes with the old columns): start readers afresh.
+                if appliedBefore.count < migrator.migrations.count { pool.invalidateReadOnlyConnections() }
                 return
             } catch {
                 let appliedAfter = try pool.read(migrator.appliedIdentifiers)
