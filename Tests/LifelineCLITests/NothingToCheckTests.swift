@@ -28,11 +28,20 @@ import Testing
             containing: "nothing to check: no events for device no-such-device in \(database);")
     }
 
-    @Test(arguments: ["", "{broken\n"])
-    func standardInputWithNoEvents(_ input: String) throws {
-        let result = try CLI.run(["check", "--stdin", "--fail-on", "info"], stdin: input)
+    @Test func anEmptyStandardInputIsNothingToCheck() throws {
+        let result = try CLI.run(["check", "--stdin", "--fail-on", "info"], stdin: "")
         #expect(result.status == 3)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.split(separator: "\n").last?.hasPrefix("nothing to check: standard input held no events") == true)
+    }
+
+    /// Input made only of bad lines is bad input (exit 1, as for any rejected line), not a
+    /// filter that matched nothing: the summary says what was rejected.
+    @Test func standardInputOfOnlyBadLinesIsBadInput() throws {
+        let result = try CLI.run(["check", "--stdin", "--fail-on", "info"], stdin: "{broken\n")
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("stdin:1: invalid-json"))
+        #expect(result.stderr.split(separator: "\n").last?.hasPrefix("replayed 0 events of 0 devices: 0 findings, 1 rejected line") == true)
     }
 }

@@ -158,7 +158,9 @@ struct CheckCommand: ParsableCommand {
         }
         if !quiet || totals.inputWasBad { Terminal.printError(StreamSummary.line(totals)) }
         if totals.inputWasBad { streamWasBad = true }
-        guard totals.events > 0 else {
+        // A stream that was damaged or had bad lines is bad input (exit 1) even when nothing in it
+        // could be replayed; "nothing to check" (exit 3) is for input that was read whole.
+        guard totals.events > 0 || totals.inputWasBad else {
             let which = device.isEmpty ? "no events" : "no events of device \(device.joined(separator: ", "))"
             throw CommandFailure.nothingToCheck(
                 "standard input held \(which) (\(totals.lines.counted("line")) read, \(totals.rejects.counted("bad line")))")
