@@ -50,7 +50,8 @@ import Testing
         let plain = CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path
         let result = try CLI.run(["ingest", "--db", database, "/no/such/file.jsonl.zst", plain])
         #expect(result.status == 2)
-        #expect(result.stdout.contains("/no/such/file.jsonl.zst"))
+        #expect(result.stderr.contains("/no/such/file.jsonl.zst"))
+        #expect(!result.stdout.contains("/no/such/file.jsonl.zst"), "errors belong on standard error")
         #expect(try CLI.sqlite(database, "SELECT count(*) > 0 FROM events") == "1")
     }
 

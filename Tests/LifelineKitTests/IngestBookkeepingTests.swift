@@ -30,7 +30,7 @@ import TraceStore
         try writer.write(batch)
 
         let meanwhile = Ingestor(store: store).ingest([file])
-        #expect(meanwhile.files.map(\.outcome) == [.skipped])
+        #expect(meanwhile.files.map(\.outcome) == [.elsewhere])
         #expect(meanwhile.files[0].message?.hasPrefix("being ingested by process \(getpid()) since ") == true)
         #expect(meanwhile.lines == 0)
         #expect(try store.files()[0].lines == 40)

@@ -94,7 +94,7 @@ struct BatchWritingLoop {
 
     /// The report of a file the reader read but this ingest may not write.
     private static func skipped(_ read: FileReport, because reason: FileSkip) -> FileReport {
-        var report = FileReport(path: read.path, outcome: .skipped)
+        var report = FileReport(path: read.path, outcome: .elsewhere)
         report.compression = read.compression
         report.bytes = read.bytes
         report.message = reason.description

@@ -47,7 +47,7 @@ struct FileReadingLoop: Sendable {
             sha256 = readOnce ? nil : try FileFingerprint.sha256(path: path)
             admission = try store.admission(sha256: sha256)
             if let reason = admission.skipReason {
-                report.outcome = .skipped
+                if case .busy = admission { report.outcome = .elsewhere } else { report.outcome = .skipped }
                 report.message = reason
                 return queue.push(.report(report))
             }

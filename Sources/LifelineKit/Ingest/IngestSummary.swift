@@ -12,6 +12,9 @@ public struct FileReport: Sendable, Codable, Hashable {
         case resumed
         /// Its content is already stored; nothing was read.
         case skipped
+        /// Another ingest that is still running holds it (see `FileSkip`): this one left it to
+        /// that one, and a later run skips or resumes it by its content.
+        case elsewhere
         /// It could not be read at all (missing, unreadable, or the database failed).
         case failed
         /// Found in a directory but not a regular file (a FIFO, socket or device): not opened,
@@ -102,7 +105,7 @@ extension IngestSummary {
     private enum CodingKeys: String, CodingKey {
         case database, files, wallSeconds, status, events, duplicates, rejects, rejectsByReason
         case filesIngested, filesResumed, filesSkipped, filesFailed, filesTruncated, eventsPerSecond
-        case filesIgnored, filesDamaged, lostLines
+        case filesIgnored, filesDamaged, lostLines, filesElsewhere
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -116,6 +119,7 @@ extension IngestSummary {
         try container.encode(truncatedFiles, forKey: .filesTruncated)
         try container.encode(damagedFiles, forKey: .filesDamaged)
         try container.encode(count(.ignored), forKey: .filesIgnored)
+        try container.encode(count(.elsewhere), forKey: .filesElsewhere)
         try container.encode(events, forKey: .events)
         try container.encode(duplicates, forKey: .duplicates)
         try container.encode(rejects, forKey: .rejects)
