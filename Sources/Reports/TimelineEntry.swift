@@ -36,7 +36,7 @@ public struct TimelineText {
             lines.append("")
             lines.append("launch \(event.launch)" + (context.isEmpty ? "" : " (\(context))"))
         }
-        let offset = Double(event.ts.microseconds - (launchStart?.microseconds ?? event.ts.microseconds)) / 1_000_000
+        let offset = event.ts.seconds(since: launchStart ?? event.ts)
         let details = [
             event.phase, event.reason, event.cause, event.identifier, event.task.map { "task \($0)" },
             event.call.map { "call \($0)" }, event.success.map { $0 ? "success" : "failure" }, event.result,

@@ -7,9 +7,28 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public init(microseconds: Int64) { self.microseconds = microseconds }
 
-    public init(seconds: Double) { self.microseconds = Int64((seconds * 1_000_000).rounded()) }
+    /// The time `seconds` after the epoch, saturating at the ends of the range (NaN reads as the
+    /// epoch): a number from input must never trap.
+    public init(seconds: Double) {
+        let micros = (seconds * 1_000_000).rounded()
+        if micros.isNaN {
+            microseconds = 0
+        } else if micros >= 0x1p63 {
+            microseconds = .max
+        } else if micros < -0x1p63 {
+            microseconds = .min
+        } else {
+            microseconds = Int64(micros)
+        }
+    }
 
     public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    /// Seconds from `start` to this time (negative if earlier). Subtracts as doubles, so two
+    /// times at opposite ends of the range give a huge number instead of an integer overflow.
+    public func seconds(since start: Timestamp) -> Double {
+        (Double(microseconds) - Double(start.microseconds)) / 1_000_000
+    }
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         lhs.microseconds < rhs.microseconds

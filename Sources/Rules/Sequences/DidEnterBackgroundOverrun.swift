@@ -53,8 +53,8 @@ extension Obligation {
         key: .none, deadline: .budget(.didEnterBackground),
         overrun: [
             .didEnterBackground: Report(.didEnterBackgroundOverrun) { breach in
-                let seconds = breach.seconds.map { LifecycleText.seconds($0) } ?? "?"
-                let budget = breach.budgetSeconds.map { LifecycleText.seconds($0) } ?? "5 s"
+                let seconds = breach.seconds.map { SecondsText.seconds($0, decimals: 3, trimmed: true) } ?? "?"
+                let budget = breach.budgetSeconds.map { SecondsText.seconds($0, decimals: 3, trimmed: true) } ?? "5 s"
                 let began = breach.opening.map { " (begun at \($0.ts))" } ?? ""
                 let head = breach.at.name == "didEnterBackground"
                     ? "didEnterBackground took \(seconds)\(began), over its \(budget) budget"

@@ -10,8 +10,8 @@ extension Rule {
             setTaskCompleted(success:), or the system terminates your app."
             """,
         notes: """
-            Due at the first `suspend` after `bgtask.launch`, else at the launch's end (`terminate`, a new \
-            launch of the app, or the end of the log). A task whose expiration handler ran is reported as \
+            Due at the first `suspend` after `bgtask.launch`, else at the launch's end (`terminate`). A log \
+            that ends first, with no terminate, is log-ended-with-open-work. A task whose expiration handler ran is reported as \
             bgtask-expired instead.
             """,
         explainsTermination: true,

@@ -12,8 +12,8 @@ extension Rule {
             """,
         notes: """
             Runs on extension processes, which are not suspended the way apps are: an `nse.receive` with no \
-            `nse.contentHandler` of its `call` by the end of the extension process (`terminate`, the next \
-            launch of the extension, or the end of the log). `nse.timeWillExpire` does not discharge it: the \
+            `nse.contentHandler` of its `call` by the end of the extension process (its `terminate`; a \
+            log that ends first, with no terminate, is log-ended-with-open-work). `nse.timeWillExpire` does not discharge it: the \
             handler must still be called after it.
             """,
         passing: [
@@ -26,13 +26,6 @@ extension Rule {
             Example("""
                 \(ExampleTraces.notificationExpiring)
                 ↓{"ts":31,"seq":3,"event":"terminate","reason":"other","process":"extension:nse"}
-                """),
-            // The extension's next launch shows that the previous process ended.
-            Example("""
-                \(ExampleTraces.notificationExpiring)
-                ↓{"ts":3600,"launch":"L2","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
-                {"ts":3600.2,"launch":"L2","seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
-                {"ts":3601,"launch":"L2","seq":2,"event":"nse.contentHandler","call":1,"process":"extension:nse"}
                 """),
         ])
 }
