@@ -11,7 +11,7 @@ public struct Rule: Sendable, Hashable, Identifiable {
     public let severity: Severity
     /// One sentence: what the rule wants.
     public let summary: String
-    /// Where it comes from: the seed file, the page, and the sentence, quoted.
+    /// Where it comes from: Apple's page (title and link) and the sentence, quoted.
     public let source: String
     /// Where the documentation leaves room: what we picked, and why.
     public let notes: String?

@@ -7,9 +7,9 @@ extension Rule {
         summary: "A background kill is matched to the finding that caused it: work held too long, a task never "
             + "ended or completed, a didEnterBackground that did not return.",
         source: """
-            Seed 000, 'Extending your app's background execution time': "If you don't end your tasks in a timely \
-            manner, the system terminates your app." Seed 001: "Complete your work within this time period and call \
-            setTaskCompleted(success:), or the system terminates your app." Seed 002: "At the time when an app would \
+            Apple, 'Extending your app's background execution time' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/extending_your_app_s_background_execution_time): "If you don't end your tasks in a timely \
+            manner, the system terminates your app." Apple, 'Choosing Background Strategies for Your App' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "Complete your work within this time period and call \
+            setTaskCompleted(success:), or the system terminates your app." Apple, 'Managing your app's life cycle' (https://developer.apple.com/documentation/uikit/core_app/managing_your_app_s_life_cycle): "At the time when an app would \
             be suspended, if the app is holding any shared resources, the system terminates it instead."
             """,
         notes: """

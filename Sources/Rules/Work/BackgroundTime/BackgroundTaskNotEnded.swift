@@ -6,7 +6,7 @@ extension Rule {
         category: .missedCompletion, severity: .error,
         summary: "Every beginBackgroundTask must be ended with endBackgroundTask before the app is suspended or ends.",
         source: """
-            Seed 000, 'Extending your app's background execution time': "When you finish your tasks, \
+            Apple, 'Extending your app's background execution time' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/extending_your_app_s_background_execution_time): "When you finish your tasks, \
             call the endBackgroundTask(_:) method right away to let the system know that you're done. \
             If you don't end your tasks in a timely manner, the system terminates your app."
             """,

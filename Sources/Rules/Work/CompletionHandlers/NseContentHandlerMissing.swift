@@ -6,7 +6,7 @@ extension Rule {
         category: .missedCompletion, severity: .error,
         summary: "A Notification Service Extension must call the content handler of every notification it receives.",
         source: """
-            Seed 001, 'Request Background Time and Notify the User': "When your extension completes its work, \
+            Apple, 'Choosing Background Strategies for Your App', 'Request Background Time and Notify the User' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "When your extension completes its work, \
             it must call the content handler with the content you want to deliver to the user. Your extension \
             has a limited amount of time to modify the content and execute the contentHandler block."
             """,
