@@ -36,8 +36,10 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// RFC 3339 in UTC with microseconds, e.g. `2026-11-21T08:00:00.000100Z`.
     public var description: String {
-        let micros = ((microseconds % 1_000_000) + 1_000_000) % 1_000_000
-        let secondsSinceEpoch = (microseconds - micros) / 1_000_000
+        // Floor division, without subtracting first: near `Int64.min` that would overflow.
+        let remainder = microseconds % 1_000_000
+        let micros = remainder < 0 ? remainder + 1_000_000 : remainder
+        let secondsSinceEpoch = microseconds / 1_000_000 - (remainder < 0 ? 1 : 0)
         let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
         let secondOfDay = secondsSinceEpoch - days * 86_400
         let (year, month, day) = CivilDate.fromDays(days)
