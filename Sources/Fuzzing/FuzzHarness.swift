@@ -55,8 +55,13 @@ public struct FuzzHarness {
                 events.append(event)
             }
         }
-        // One device log, as the store orders it: by `seq` within each launch's stretch.
-        let findings = Replayer.findings(in: events, book: RuleCatalog.standard)
+        // Replayed as `check --stdin` does: put back in `seq` order within a window (a small one,
+        // so that short inputs reach its releases), then replayed.
+        var ordered: [Event] = []
+        var orderer = SequenceOrderer(window: 4)
+        for event in events { orderer.push(event) { ordered.append($0) } }
+        orderer.flush { ordered.append($0) }
+        let findings = Replayer.findings(in: ordered, book: RuleCatalog.standard)
         tally.findings += findings.count
         check(findings, events: events, input)
         render(findings, events: events, input)
