@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "lifeline", targets: ["lifeline"]),
         .executable(name: "lifeline-bench", targets: ["lifeline-bench"]),
+        .executable(name: "lifeline-fuzz", targets: ["lifeline-fuzz"]),
         .library(name: "LifelineKit", targets: ["LifelineKit"]),
     ],
     dependencies: [
@@ -62,6 +63,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // The fuzz harness: seeded inputs through decoder, replay and reports (a test runs it
+        // briefly; `lifeline-fuzz` runs it long).
+        .target(name: "Fuzzing", dependencies: ["TraceModel", "TraceDecode", "Replay", "Rules", "Reports", "TraceSynth"]),
+        .executableTarget(
+            name: "lifeline-fuzz",
+            dependencies: ["Fuzzing", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
         .testTarget(name: "TraceReadTests", dependencies: ["TraceRead", "TraceModel"]),
         .testTarget(name: "TraceDecodeTests", dependencies: ["TraceDecode"]),
         .testTarget(
@@ -78,5 +86,6 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "LifelineCLITests", dependencies: ["lifeline"]),
+        .testTarget(name: "FuzzTests", dependencies: ["Fuzzing", "TraceDecode", "Replay", "Rules", "Reports", "TraceModel"]),
     ]
 )

@@ -21,6 +21,10 @@ public final class DeviceReplayer {
     var endedLaunchesHeld: Int { ended.count }
     /// The launch of the latest event.
     private var current: LaunchState?
+    /// What the caller said was cut short: these launches, and with `deviceCut` every launch
+    /// still open when the device's log ends.
+    private var cutLaunches: Set<String> = []
+    private var deviceCut = false
 
     public init(device: String, book: RuleBook, configuration: ReplayConfiguration) {
         self.book = book
@@ -64,6 +68,12 @@ public final class DeviceReplayer {
             end(launch, .terminated(launch.lastEvent))
         }
         flush(emit)
+    }
+
+    /// Says that the log holding `launch`'s last event was cut short (nil: the device's log,
+    /// so every launch still open when it ends). Call it before the launch ends.
+    public func logWasCutShort(launch: String?) {
+        if let launch { cutLaunches.insert(launch) } else { deviceCut = true }
     }
 
     /// The app state of a launch after the events replayed so far (nil for an unknown launch).
@@ -111,6 +121,8 @@ public final class DeviceReplayer {
         guard live.removeValue(forKey: launch.launch) != nil else { return }
         let processKey = launch.process ?? "app"
         if liveByProcess[processKey] == launch.launch { liveByProcess[processKey] = nil }
+        if case .endOfLog = ending, deviceCut { launch.logCutShort = true }
+        if cutLaunches.remove(launch.launch) != nil { launch.logCutShort = true }
         let context = ReplayContext(device: state, launch: launch)
         let dispatch = launch.isExtension ? book.appExtension : book.app
         for index in dispatch.launchBlueprints {

@@ -55,6 +55,13 @@ public final class LaunchState {
     public internal(set) var lastEvent: Event
     /// Findings of this launch whose rule ``Rule/explainsTermination``.
     public internal(set) var explanations: [Finding] = []
+    /// Work still open when the launch's log ended without a `terminate` (see ``OpenWork``),
+    /// filled by the checks while the launch ends.
+    public var openWork: [OpenWork] = []
+    /// True when the caller said the log holding this launch's last event was cut short (a file
+    /// truncated mid-write, a stream that ended mid-line): set before the launch's checks hear
+    /// that it ended. See ``Replayer/logWasCutShort(device:launch:)``.
+    public internal(set) var logCutShort = false
 
     /// One slot per blueprint of the rule book: this launch's instance, or nil.
     var checks: [(any Check)?] = []
@@ -83,5 +90,12 @@ public enum LaunchEnding: Sendable {
         switch self {
         case .terminated(let event), .superseded(let event), .endOfLog(let event): event
         }
+    }
+
+    /// True when the log stopped without saying the process ended (no `terminate`): what was
+    /// open then is not known to have been left undone.
+    public var isEndOfLogOnly: Bool {
+        if case .terminated = self { return false }
+        return true
     }
 }

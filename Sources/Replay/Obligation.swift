@@ -60,6 +60,8 @@ public struct Obligation: Sendable {
     /// The event that says the system ran the work's expiration handler.
     public var expires: EventKind?
     public var key: Key
+    /// What one opening is, for a sentence about work left open: `background task 3 "upload"`.
+    public var work: @Sendable (Event) -> String
     public var deadline: Deadline?
     /// Whether the discharge is due before suspension (else only before the launch ends).
     public var dueBeforeSuspension: Bool
@@ -81,7 +83,7 @@ public struct Obligation: Sendable {
     public init(
         opens: EventKind, opensIf: (@Sendable (Event) -> Bool)? = nil, closes: EventKind,
         closesIf: (@Sendable (Event) -> Bool)? = nil, expires: EventKind? = nil, key: Key,
-        deadline: Deadline? = nil, dueBeforeSuspension: Bool = true, runsOnExtensions: Bool = false,
+        work: (@Sendable (Event) -> String)? = nil, deadline: Deadline? = nil, dueBeforeSuspension: Bool = true, runsOnExtensions: Bool = false,
         missing: Report? = nil, overrun: [BudgetName: Report] = [:], expired: Report? = nil,
         repeated: Report? = nil, unknown: Report? = nil
     ) {
@@ -91,6 +93,7 @@ public struct Obligation: Sendable {
         self.closesIf = closesIf
         self.expires = expires
         self.key = key
+        self.work = work ?? { Self.defaultWork($0, key: key) }
         self.deadline = deadline
         self.dueBeforeSuspension = dueBeforeSuspension
         self.runsOnExtensions = runsOnExtensions
@@ -99,6 +102,17 @@ public struct Obligation: Sendable {
         self.expired = expired
         self.repeated = repeated
         self.unknown = unknown
+    }
+
+    /// The opening event's name and its key: `fetch.perform (call 7)`.
+    private static func defaultWork(_ event: Event, key: Key) -> String {
+        let keyText: String? = switch key {
+        case .task: event.task.map { "task \($0)" }
+        case .call: event.call.map { "call \($0)" }
+        case .identifier: event.identifier
+        case .none: nil
+        }
+        return event.name + (keyText.map { " (\($0))" } ?? "")
     }
 
     /// Every rule this obligation can report.

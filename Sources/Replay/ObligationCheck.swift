@@ -34,7 +34,20 @@ final class ObligationCheck: Check {
     }
 
     func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {
-        reportOutstanding(at: ending.event, ending: ending, context: context)
+        guard ending.isEndOfLogOnly else {
+            reportOutstanding(at: ending.event, ending: ending, context: context)
+            return
+        }
+        // The log stopped: what is open is handed to the launch, not reported as missed.
+        let last = context.launch.lastEvent
+        for key in order {
+            guard let item = open[key] else { continue }
+            context.launch.openWork.append(OpenWork(
+                what: spec.work(item.opening), opening: item.opening,
+                openSeconds: context.seconds(from: item.opening, to: last)))
+        }
+        open.removeAll()
+        order.removeAll()
     }
 
     private func key(of event: Event) -> String? {

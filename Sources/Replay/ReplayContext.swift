@@ -9,13 +9,13 @@ public struct ReplayContext {
     public var budgets: Budgets { device.budgets }
 
     /// Seconds between two events: from `mono` when both carry it (a wall clock can jump),
-    /// else from `ts`; never negative, so a small clock skew reads as zero.
+    /// else from `ts`; never negative, so a small clock skew reads as zero. Always finite: a
+    /// `mono` difference that is not (a value from input near the ends of `Double`) falls back
+    /// to `ts`, and a huge finite result is kept — it is what the log says.
     public func seconds(from start: Event, to end: Event) -> Double {
-        let elapsed: Double
-        if let a = start.mono, let b = end.mono, start.launch == end.launch {
+        var elapsed = end.ts.seconds(since: start.ts)
+        if let a = start.mono, let b = end.mono, start.launch == end.launch, (b - a).isFinite {
             elapsed = b - a
-        } else {
-            elapsed = Double(end.ts.microseconds - start.ts.microseconds) / 1_000_000
         }
         return max(0, elapsed)
     }
@@ -29,13 +29,28 @@ public struct ReplayContext {
         let finding = Finding(
             rule: rule.id, category: rule.category, severity: device.severity(of: rule),
             device: device.device, launch: launch.launch, ts: event.ts,
-            events: events.map(EventRef.init), budget: budget?.rawValue,
-            budgetSeconds: budgetSeconds ?? budget.map { budgets[$0] }, measured: measured, unit: unit,
+            events: Self.distinct(events).map(EventRef.init), budget: budget?.rawValue,
+            budgetSeconds: Self.finite(budgetSeconds ?? budget.map { budgets[$0] }), measured: Self.finite(measured),
+            unit: unit,
             message: message,
             explainedBy: explainedBy.map { FindingRef(rule: $0.rule, ts: $0.ts) })
         device.emit(finding)
         if rule.explainsTermination { launch.explanations.append(finding) }
         return finding
+    }
+
+    /// A number a finding can carry into JSON: NaN is no measurement, ±∞ the largest finite value.
+    private static func finite(_ value: Double?) -> Double? {
+        guard let value, !value.isNaN else { return nil }
+        return value.isFinite ? value : value < 0 ? -.greatestFiniteMagnitude : .greatestFiniteMagnitude
+    }
+
+    /// `events` without repeats (the event that opened work can also be the one at which the
+    /// breach became evident), in their order.
+    private static func distinct(_ events: [Event]) -> [Event] {
+        var kept: [Event] = []
+        for event in events where !kept.contains(event) { kept.append(event) }
+        return kept
     }
 }
 

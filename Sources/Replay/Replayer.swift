@@ -10,6 +10,8 @@ public final class Replayer {
     private let configuration: ReplayConfiguration
     private var devices: [String: DeviceReplayer] = [:]
     private var last: DeviceReplayer?
+    /// Cuts said of devices not seen yet, handed over when their first event comes.
+    private var cuts: [String: [String?]] = [:]
 
     public init(book: RuleBook, configuration: ReplayConfiguration = ReplayConfiguration()) {
         self.book = book
@@ -24,11 +26,24 @@ public final class Replayer {
             replayer = known
         } else {
             replayer = DeviceReplayer(device: event.device, book: book, configuration: configuration)
+            for launch in cuts.removeValue(forKey: event.device) ?? [] { replayer.logWasCutShort(launch: launch) }
             devices[event.device] = replayer
         }
         last = replayer
         var event = event
         replayer.receive(swapping: &event, emit: emit)
+    }
+
+    /// Says that the log holding the last event of `launch` of `device` was cut short (a file
+    /// truncated mid-write, a stream that ended mid-line); with no launch, the device's log, so
+    /// every launch still open when it ends. The replay knows no files: its caller does. Work
+    /// left open by such a launch is reported as cut short (`log-ended-with-open-work`).
+    public func logWasCutShort(device: String, launch: String? = nil) {
+        if let replayer = devices[device] {
+            replayer.logWasCutShort(launch: launch)
+        } else {
+            cuts[device, default: []].append(launch)
+        }
     }
 
     /// Ends one device's log (its open launches are closed) and frees its state.
@@ -45,10 +60,12 @@ public final class Replayer {
 
     /// Replays a whole array of events (in order) and returns every finding.
     public static func findings(
-        in events: [Event], book: RuleBook, configuration: ReplayConfiguration = ReplayConfiguration()
+        in events: [Event], book: RuleBook, configuration: ReplayConfiguration = ReplayConfiguration(),
+        cutShort devices: Set<String> = []
     ) -> [Finding] {
         var findings: [Finding] = []
         let replayer = Replayer(book: book, configuration: configuration)
+        for device in devices { replayer.logWasCutShort(device: device) }
         for event in events { replayer.receive(event) { findings.append($0) } }
         replayer.finishAll { findings.append($0) }
         return findings

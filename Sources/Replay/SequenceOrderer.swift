@@ -70,7 +70,9 @@ public struct SequenceOrderer {
               first.seq == pending.next || pending.events.count > window
         {
             pending.events.removeFirst()
-            pending.next = (first.seq ?? pending.next) + 1
+            // Saturating: `seq` comes from input, and Int64.max is a legal one.
+            let (next, overflow) = (first.seq ?? pending.next).addingReportingOverflow(1)
+            pending.next = overflow ? .max : next
             emit(first)
         }
     }

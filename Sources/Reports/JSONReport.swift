@@ -1,4 +1,5 @@
 import Foundation
+import Replay
 import TraceModel
 
 /// Findings for scripts: `json` is one object (totals, per-rule summary, every finding);
@@ -31,7 +32,7 @@ public enum JSONReport {
             events = finding.events.map(EventJSON.init)
             budget = finding.budget
             budgetSeconds = finding.budgetSeconds
-            measured = finding.measured.map { ($0 * 1000).rounded() / 1000 }
+            measured = finding.measured.map { SecondsText.rounded($0) }
             unit = finding.unit
             message = finding.message
             explainedBy = finding.explainedBy.map { ExplanationJSON(rule: $0.rule, ts: $0.ts.description) }
@@ -81,11 +82,11 @@ public enum JSONReport {
     public static func render(_ report: CheckReport) throws -> String {
         let document = Document(
             source: report.source, devices: report.devices, events: report.events,
-            seconds: (report.seconds * 1000).rounded() / 1000, filters: report.filters,
+            seconds: SecondsText.rounded(report.seconds), filters: report.filters,
             summary: report.summaries.map {
                 SummaryJSON(rule: $0.rule, category: $0.category.rawValue, severity: $0.severity.rawValue,
                             findings: $0.findings, devices: $0.devices, launches: $0.launches,
-                            worst: $0.worst.map { ($0 * 1000).rounded() / 1000 }, budget: $0.budget)
+                            worst: $0.worst.map { SecondsText.rounded($0) }, budget: $0.budget)
             },
             findings: report.findings.map(FindingJSON.init))
         let encoder = JSONEncoder()

@@ -26,8 +26,9 @@ public enum RuleDocs {
         lines += ["", wrap(rule.summary, indent: "  "), "", "  Source:", wrap(rule.source, indent: "    ")]
         if let notes = rule.notes { lines += ["", "  Where the documentation leaves room:", wrap(notes, indent: "    ")] }
         for example in rule.failing.prefix(1) {
-            lines += ["", "  Example that triggers it (↓ marks where):"]
-            lines += example.trace.split(separator: "\n").map { "    " + $0.trimmingCharacters(in: .whitespaces) }
+            lines += ["", "  Example that triggers it (complete trace lines: pipe them into `lifeline check --stdin`):"]
+            lines += example.lines.map { "    " + $0.json }
+            lines.append("  The finding lands on " + landing(example))
         }
         return lines.joined(separator: "\n")
     }
@@ -52,11 +53,12 @@ public enum RuleDocs {
                 "", rule.summary, "", "> \(rule.source)",
             ]
             if let notes = rule.notes { lines += ["", "Where the documentation leaves room: \(notes)"] }
-            for (title, examples) in [("Passes", rule.passing), ("Triggers (↓ where the finding lands)", rule.failing)] {
+            for (passes, examples) in [(true, rule.passing), (false, rule.failing)] {
                 for example in examples {
-                    lines += ["", "\(title):", "", "```"]
-                    lines += example.trace.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                    lines += ["", passes ? "Passes:" : "Triggers it:", "", "```"]
+                    lines += example.lines.map(\.json)
                     lines.append("```")
+                    if !passes { lines += ["", "The finding lands on " + landing(example)] }
                 }
             }
         }
@@ -84,6 +86,15 @@ public enum RuleDocs {
                      source: $0.source, notes: $0.notes, explainsTermination: $0.explainsTermination)
         }
         return String(decoding: try encoder.encode(values), as: UTF8.self)
+    }
+
+    /// Which lines of an example a finding lands on: `line 14 (suspend).`
+    private static func landing(_ example: Example) -> String {
+        let marked = example.lines.enumerated().filter(\.element.marked).map { index, line in
+            let name = line.json.split(separator: "\"event\":\"").dropFirst().first?.prefix { $0 != "\"" } ?? "?"
+            return "line \(index + 1) (\(name))"
+        }
+        return (marked.isEmpty ? "no line" : marked.joined(separator: " and ")) + "."
     }
 
     private static func budgetText(_ rule: Rule, _ budgets: Budgets) -> String {

@@ -1,3 +1,4 @@
+import Replay
 import TraceModel
 
 /// The report a person reads at a terminal: a table per category and rule, then a few
@@ -68,15 +69,8 @@ public enum TextReport {
         return [line(header)] + rows.map(line)
     }
 
+    /// A number of the report, rounded to `digits` places; total over all doubles.
     static func format(_ value: Double, digits: Int = 1) -> String {
-        let scale = (0..<digits).reduce(1.0) { value, _ in value * 10 }
-        let rounded = (value * scale).rounded() / scale
-        var text = String(rounded)
-        if digits == 0 { text = String(Int(rounded)) }
-        if let dot = text.firstIndex(of: ".") {
-            let decimals = text.distance(from: text.index(after: dot), to: text.endIndex)
-            if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
-        }
-        return text
+        SecondsText.number(value, decimals: digits)
     }
 }

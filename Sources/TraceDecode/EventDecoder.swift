@@ -7,6 +7,14 @@ import TraceModel
 /// and value text as they appear, into ``Event/attrs``. A typed attribute whose JSON type does not
 /// fit (`"task":"abc"`, `"seq":-1`) is not an error: it goes to `attrs` instead.
 ///
+/// Numbers: a typed number that does not fit its field is ill-typed like a string there — an
+/// integer beyond `Int64` in `seq` or `task`, a negative `seq`, a number beyond `Double` (`1e999`)
+/// in `mono`: the event is kept, the field is left empty (a duration then falls back to `ts`) and
+/// the member is kept verbatim in `attrs`. Rejecting the whole event for one optional field would
+/// lose its other evidence. `ts` is required, so one beyond ``Timestamp``'s range (about ±292,000
+/// years of microseconds) is a `bad-ts` reject. Huge finite values are legal and kept: everything
+/// downstream saturates instead of trapping.
+///
 /// When a key appears more than once, the last occurrence decides a typed field: one that fits sets
 /// it, one that does not clears it (and is kept in `attrs`, as every ill-typed occurrence is).
 ///

@@ -7,9 +7,28 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public init(microseconds: Int64) { self.microseconds = microseconds }
 
-    public init(seconds: Double) { self.microseconds = Int64((seconds * 1_000_000).rounded()) }
+    /// The time `seconds` after the epoch, saturating at the ends of the range (NaN reads as the
+    /// epoch): a number from input must never trap.
+    public init(seconds: Double) {
+        let micros = (seconds * 1_000_000).rounded()
+        if micros.isNaN {
+            microseconds = 0
+        } else if micros >= 0x1p63 {
+            microseconds = .max
+        } else if micros < -0x1p63 {
+            microseconds = .min
+        } else {
+            microseconds = Int64(micros)
+        }
+    }
 
     public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    /// Seconds from `start` to this time (negative if earlier). Subtracts as doubles, so two
+    /// times at opposite ends of the range give a huge number instead of an integer overflow.
+    public func seconds(since start: Timestamp) -> Double {
+        (Double(microseconds) - Double(start.microseconds)) / 1_000_000
+    }
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         lhs.microseconds < rhs.microseconds
@@ -17,8 +36,10 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// RFC 3339 in UTC with microseconds, e.g. `2026-11-21T08:00:00.000100Z`.
     public var description: String {
-        let micros = ((microseconds % 1_000_000) + 1_000_000) % 1_000_000
-        let secondsSinceEpoch = (microseconds - micros) / 1_000_000
+        // Floor division, without subtracting first: near `Int64.min` that would overflow.
+        let remainder = microseconds % 1_000_000
+        let micros = remainder < 0 ? remainder + 1_000_000 : remainder
+        let secondsSinceEpoch = microseconds / 1_000_000 - (remainder < 0 ? 1 : 0)
         let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
         let secondOfDay = secondsSinceEpoch - days * 86_400
         let (year, month, day) = CivilDate.fromDays(days)

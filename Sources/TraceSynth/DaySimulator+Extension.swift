@@ -28,6 +28,7 @@ extension DaySimulator {
             switch breach {
             case .nseContentHandlerMissing:
                 emit("nse.timeWillExpire", of: &process, after: rng.millis(29.5, 29.9)) { $0.field("call", call) }
+                emit("terminate", of: &process, after: rng.millis(0.5, 2)) { $0.field("reason", "watchdog") }
                 return
             case .nseOverrun:
                 emit("nse.contentHandler", of: &process, after: rng.millis(31, 34)) { $0.field("call", call) }

@@ -65,11 +65,12 @@ public enum BreachKind: String, Sendable, Hashable, Codable, CaseIterable {
     case urlsessionNotRecreated
     /// The NSE content handler comes after 31 s.
     case nseOverrun
-    /// The NSE gets `timeWillExpire` and never calls the content handler.
+    /// The NSE gets `timeWillExpire` and never calls the content handler; the system then ends it.
     case nseContentHandlerMissing
     /// The app is killed for memory in the background with no finding that explains it.
     case memoryTermination
-    /// The log stops mid-way through a refresh task (the device died): the task never completes.
+    /// The log stops mid-way through a refresh task (the device died): the log cannot say whether
+    /// the task completed.
     case logCutShort
 
     /// The id of the rule the breach breaks.
@@ -77,7 +78,8 @@ public enum BreachKind: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .refreshOverrun: "bgtask-refresh-overrun"
         case .processingOverrun: "bgtask-processing-overrun"
-        case .bgtaskNotCompleted, .logCutShort: "bgtask-not-completed"
+        case .bgtaskNotCompleted: "bgtask-not-completed"
+        case .logCutShort: "log-ended-with-open-work"
         case .bgtaskCompletedTwice: "bgtask-complete-twice"
         case .registerLate: "bgtask-register-late"
         case .submitNotPermitted: "bgtask-not-permitted"

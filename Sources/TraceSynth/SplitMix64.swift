@@ -2,20 +2,21 @@ import Foundation
 
 /// A small, fast, seeded pseudo-random generator (Steele, Lea and Flood's SplitMix64).
 ///
+/// Public for the fuzz harness, whose inputs are reproduced from one seed each.
 /// The generator must never draw from the system's randomness: the same ``CorpusSpec`` has to
 /// yield byte-identical files on every machine and in every order of generation.
-struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
     /// A generator for one stream of a corpus, e.g. `(seed, device, day)`: the parts are mixed
     /// one by one so that neighbouring parts give unrelated streams.
-    init(_ parts: UInt64...) {
+    public init(_ parts: UInt64...) {
         var mixed: UInt64 = 0x5EED_1F5E_5EED_1F5E
         for part in parts { mixed = SplitMix64.mix(mixed &+ 0x9E37_79B9_7F4A_7C15 ^ part) }
         state = mixed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         return SplitMix64.mix(state)
     }
@@ -34,7 +35,7 @@ struct SplitMix64: RandomNumberGenerator {
     mutating func chance(_ p: Double) -> Bool { unit() < p }
 
     /// A uniform integer in `range`.
-    mutating func int(_ range: ClosedRange<Int64>) -> Int64 {
+    public mutating func int(_ range: ClosedRange<Int64>) -> Int64 {
         range.lowerBound + Int64(next() % UInt64(range.upperBound - range.lowerBound + 1))
     }
 
@@ -47,5 +48,5 @@ struct SplitMix64: RandomNumberGenerator {
     mutating func exponential(mean: Double) -> Double { -mean * log1p(-unit()) }
 
     /// One element of a non-empty array.
-    mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
+    public mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
 }

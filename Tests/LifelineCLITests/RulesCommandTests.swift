@@ -8,7 +8,7 @@ import Testing
         #expect(text.stdout.contains("bgtask-refresh-overrun"))
         let json = try CLI.run(["rules", "--format", "json"])
         let rules = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-        #expect(rules.count == 38)
+        #expect(rules.count == 39)
         #expect(rules.allSatisfy { ($0["source"] as? String)?.isEmpty == false })
     }
 
@@ -16,7 +16,8 @@ import Testing
         let result = try CLI.run(["rules", "bgtask-refresh-overrun"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("30 seconds"))
-        #expect(result.stdout.contains("↓"))
+        #expect(result.stdout.contains("The finding lands on line"))
+        #expect(result.stdout.contains("https://developer.apple.com/"))
         #expect(try CLI.run(["rules", "nope"]).status == 64)
     }
 

@@ -11,6 +11,12 @@ import TraceModel
         return out.map(\.seq)
     }
 
+    /// `seq` 2⁶³ − 1 is legal input; the next expected `seq` after it used to overflow and trap.
+    @Test func theLargestSeqDoesNotOverflow() {
+        let events = [Int64.max - 1, .max, 5].map { event(0, "snapshot", seq: $0) }
+        #expect(order(events, window: 1) == [.max - 1, .max, 5])
+    }
+
     @Test func eventsOutOfOrderComeOutInSeqOrder() {
         let events = [0, 2, 1, 4, 3, 5].map { event(Double($0), "snapshot", seq: Int64($0)) }
         #expect(order(events) == [0, 1, 2, 3, 4, 5])

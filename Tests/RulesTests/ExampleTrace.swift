@@ -9,23 +9,17 @@ struct ExampleTrace {
     /// Indexes into `events` of the marked lines.
     var marked: [Int] = []
 
-    /// Parses an example: one JSON object per line; `device` defaults to "D", `launch` to
-    /// "L1", and a leading `↓` marks the line.
+    /// Decodes an example's lines, as ``Example/lines`` spells them out (complete trace lines,
+    /// what `lifeline rules` prints and `check --stdin` reads).
     init(_ example: Example) throws {
         var decoder = EventDecoder()
-        for rawLine in example.trace.split(separator: "\n") {
-            var line = rawLine.trimmingCharacters(in: .whitespaces)
-            guard !line.isEmpty else { continue }
-            let isMarked = line.hasPrefix("↓")
-            if isMarked { line = String(line.dropFirst()).trimmingCharacters(in: .whitespaces) }
-            if !line.contains("\"device\":") { line = "{\"device\":\"D\"," + line.dropFirst() }
-            if !line.contains("\"launch\":") { line = "{\"launch\":\"L1\"," + line.dropFirst() }
-            var bytes = Array(line.utf8)
+        for line in example.lines {
+            var bytes = Array(line.json.utf8)
             let result = bytes.withUnsafeMutableBytes { decoder.decode(UnsafeRawBufferPointer($0)) }
             guard case .event(let event) = result else {
-                throw ExampleError(line: line, result: "\(result)")
+                throw ExampleError(line: line.json, result: "\(result)")
             }
-            if isMarked { marked.append(events.count) }
+            if line.marked { marked.append(events.count) }
             events.append(event)
         }
     }

@@ -59,6 +59,7 @@ import TraceModel
             "push-completion-missing", "push-completion-multiple", "push-overrun", "push-rate-limited",
             "push-not-background", "urlsession-completion-missing", "urlsession-not-recreated",
             "nse-content-handler-missing", "nse-overrun", "termination-explained", "termination-unexplained",
+            "log-ended-with-open-work",
         ]
         #expect(Set(Self.rules.map(\.id)) == spec)
     }

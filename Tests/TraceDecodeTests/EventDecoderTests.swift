@@ -148,3 +148,40 @@ struct EventDecoderTests {
         #expect(devices == ["A", "A", "B", "", "B", "Ab"])
     }
 }
+
+/// The decoder's number policy: a number beyond `Double` (`1e999`) in `mono` is ill-typed, like a
+/// string there: the event is kept, without `mono` (durations fall back to `ts`), and the member
+/// is kept verbatim in `attrs`. In `ts` it is a bad time, and the line is rejected.
+@Suite struct NumberPolicyTests {
+    @Test func aMonoBeyondDoubleIsKeptInAttrsNotTyped() throws {
+        let event = try #require(decodedEvent(line(#","mono":1e999,"seq":3"#)))
+        #expect(event.mono == nil)
+        #expect(event.attrs == #"{"mono":1e999}"#)
+        #expect(event.seq == 3)
+        #expect(decodedEvent(line(#","mono":-1e999"#))?.mono == nil)
+        #expect(decodedEvent(line(#","mono":1e16"#))?.mono == 1e16)
+    }
+
+    @Test func aTimeBeyondTheRangeIsABadTs() {
+        for ts in ["1e999", "9223372036854.775808", "-9223372036854.775809", "1e19"] {
+            let issue = rejection(#"{"ts":"# + ts + #","device":"D","launch":"L","event":"e"}"#)
+            #expect(issue?.reason == .badTimestamp, "\(ts)")
+        }
+        #expect(decodedEvent(#"{"ts":9223372036854.775807,"device":"D","launch":"L","event":"e"}"#)?.ts.microseconds == .max)
+    }
+
+    @Test func integersBeyondInt64AreIllTyped() throws {
+        let event = try #require(decodedEvent(line(#","seq":9223372036854775808,"task":-9223372036854775809"#)))
+        #expect(event.seq == nil && event.task == nil)
+        #expect(decodedEvent(line(#","seq":9223372036854775807"#))?.seq == .max)
+    }
+}
+
+extension NumberPolicyTests {
+    /// The earliest time the decoder accepts used to trap when written as RFC 3339.
+    @Test func theEarliestTimeIsWritten() throws {
+        let event = try #require(decodedEvent(#"{"ts":-9223372036854.775807,"device":"D","launch":"L","event":"e"}"#))
+        #expect(event.ts.microseconds == -9_223_372_036_854_775_807)
+        #expect(event.ts.description.hasSuffix(":05.224193Z"))
+    }
+}

@@ -34,7 +34,9 @@ public struct Analyzer: Sendable {
         var devices = 0
         var replayed = 0
         let replayer = Replayer(book: book, configuration: options.configuration)
-        let events = try StoreReplay(store: store, devices: options.devices).run { event in
+        let storeReplay = StoreReplay(store: store, devices: options.devices)
+        for cut in try storeReplay.cutShortLaunches() { replayer.logWasCutShort(device: cut.device, launch: cut.launch) }
+        let events = try storeReplay.run { event in
             replayed += 1
             replayer.receive(event) { findings.append($0) }
         } deviceEnded: { device in
@@ -94,8 +96,10 @@ public struct Analyzer: Sendable {
             totals.findings += 1
             do { try emit(finding) } catch { emitError = error }
         }
+        var lastEvent: (device: String, launch: String)?
         func replay(_ event: Event) {
             if case .only(let names) = options.devices, !names.contains(event.device) { return }
+            lastEvent = (event.device, event.launch)
             totals.events += 1
             devices.insert(event.device)
             replayer.receive(event, emit: report)
@@ -124,6 +128,11 @@ public struct Analyzer: Sendable {
         totals.lines += reader.lostLines
         if let emitError { throw emitError }
         orderer.flush(emit: replay)
+        // The stream was cut (a compressed frame or the last line cut short): the launch of its
+        // last event was the one logging when it was cut.
+        if reader.cut != nil, let lastEvent {
+            replayer.logWasCutShort(device: lastEvent.device, launch: lastEvent.launch)
+        }
         replayer.finishAll(emit: report)
         if let emitError { throw emitError }
         totals.devices = devices.count

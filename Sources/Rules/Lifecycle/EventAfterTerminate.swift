@@ -6,7 +6,7 @@ extension Rule {
         category: .data, severity: .warning,
         summary: "A launch logs nothing after its terminate: a process that ended runs no code.",
         source: """
-            Seed 002, 'Managing your app's life cycle': "At its discretion, the system may quietly terminate a \
+            Apple, 'Managing your app's life cycle' (https://developer.apple.com/documentation/uikit/core_app/managing_your_app_s_life_cycle): "At its discretion, the system may quietly terminate a \
             suspended app, returning it to the not running state." A `launch` id names one process lifetime (trace \
             format v1: "new at every process launch, the same until that process ends"), so nothing follows its end.
             """,

@@ -6,9 +6,9 @@ extension Rule {
         category: .data, severity: .warning,
         summary: "A suspended app runs no code until it is resumed: app code while suspended means a resume is missing from the log.",
         source: """
-            Seed 004, 'About the background execution sequence': "If your app is in memory and suspended when an \
-            event arrives, the system resumes the app in the background"; seed 002, 'Managing your app's life \
-            cycle': "If your app becomes suspended, it cannot respond to requests anyway."
+            Apple, 'About the background execution sequence' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/about_the_background_execution_sequence): "If your app is in memory and suspended when an \
+            event arrives, the system resumes the app in the background"; Apple, 'Managing your app's life \
+            cycle' (https://developer.apple.com/documentation/uikit/core_app/managing_your_app_s_life_cycle): "If your app becomes suspended, it cannot respond to requests anyway."
             """,
         notes: """
             App code is a callback or delivery: the launch steps, willResignActive, didBecomeActive, \

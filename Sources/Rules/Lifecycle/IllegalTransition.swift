@@ -6,7 +6,7 @@ extension Rule {
         category: .violation, severity: .error,
         summary: "Every life-cycle callback and system event must be a legal move of UIKit's five-state machine.",
         source: """
-            Seed 002, 'Managing your app's life cycle': "UIKit apps are always in one of five states … Apps start \
+            Apple, 'Managing your app's life cycle' (https://developer.apple.com/documentation/uikit/core_app/managing_your_app_s_life_cycle): "UIKit apps are always in one of five states … Apps start \
             off not running. When the user explicitly launches the app, the app moves briefly to the inactive state \
             before entering the active state. … Quitting an active app moves it offscreen and into the background \
             state, where it stays until the system suspends it a short time later." and "If your app was already \

@@ -7,7 +7,7 @@ extension Rule {
         summary: "An app launched into the background gets didEnterBackground, then the event it was launched for, "
             + "then its snapshot, and only then may be suspended.",
         source: """
-            Seed 004, 'About the background execution sequence': "If your app isn't running when an event arrives, \
+            Apple, 'About the background execution sequence' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/about_the_background_execution_sequence): "If your app isn't running when an event arrives, \
             the system launches the app and moves it directly to the background, following this sequence: The system \
             launches the app and follows the initialization sequence described in About the app launch sequence. \
             UIKit calls the app delegate's applicationDidEnterBackground(_:) method. UIKit delivers the event that \

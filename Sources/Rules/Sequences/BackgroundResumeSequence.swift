@@ -7,7 +7,7 @@ extension Rule {
         summary: "An app resumed in the background for an event gets didEnterBackground, then the event, then its "
             + "snapshot, and only then may be suspended.",
         source: """
-            Seed 004, 'About the background execution sequence': "If your app is in memory and suspended when an event \
+            Apple, 'About the background execution sequence' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/about_the_background_execution_sequence): "If your app is in memory and suspended when an event \
             arrives, the system resumes the app in the background, following this sequence: The system resumes the \
             app. UIKit calls the app delegate's applicationDidEnterBackground(_:) method. UIKit delivers the event \
             that caused the launch. The app's snapshot is taken. The app may be suspended again."

@@ -7,7 +7,7 @@ extension Rule {
         category: .overrun, severity: .error,
         summary: "applicationDidEnterBackground(_:) must return within its 5 s budget.",
         source: """
-            Seed 000, 'Extending your app's background execution time': "When your app moves to the background, the \
+            Apple, 'Extending your app's background execution time' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/extending_your_app_s_background_execution_time): "When your app moves to the background, the \
             system calls your app delegate's applicationDidEnterBackground(_:) method. That method has five seconds \
             to perform any tasks and return."
             """,
@@ -53,8 +53,8 @@ extension Obligation {
         key: .none, deadline: .budget(.didEnterBackground),
         overrun: [
             .didEnterBackground: Report(.didEnterBackgroundOverrun) { breach in
-                let seconds = breach.seconds.map { LifecycleText.seconds($0) } ?? "?"
-                let budget = breach.budgetSeconds.map { LifecycleText.seconds($0) } ?? "5 s"
+                let seconds = breach.seconds.map { SecondsText.seconds($0, decimals: 3, trimmed: true) } ?? "?"
+                let budget = breach.budgetSeconds.map { SecondsText.seconds($0, decimals: 3, trimmed: true) } ?? "5 s"
                 let began = breach.opening.map { " (begun at \($0.ts))" } ?? ""
                 let head = breach.at.name == "didEnterBackground"
                     ? "didEnterBackground took \(seconds)\(began), over its \(budget) budget"

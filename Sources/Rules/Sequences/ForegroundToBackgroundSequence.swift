@@ -7,11 +7,11 @@ extension Rule {
         summary: "Leaving the foreground goes willResignActive → didEnterBackground → snapshot → (suspend); the "
             + "snapshot comes only after didEnterBackground returned.",
         source: """
-            Seed 004, 'About the background execution sequence': "When another app is launched or the user returns to \
+            Apple, 'About the background execution sequence' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/about_the_background_execution_sequence): "When another app is launched or the user returns to \
             the Home screen, the foreground app moves to the background, following this sequence: The user exits the \
             running app. UIKit calls the app delegate's applicationWillResignActive(_:) method. UIKit calls the app \
             delegate's applicationDidEnterBackground(_:) method. The app's snapshot is taken. The app may be \
-            suspended again." Seed 002: "Clean up your app's user interface. Hide sensitive information … and \
+            suspended again." Apple, 'Managing your app's life cycle' (https://developer.apple.com/documentation/uikit/core_app/managing_your_app_s_life_cycle): "Clean up your app's user interface. Hide sensitive information … and \
             prepare your interface to have its snapshot taken."
             """,
         notes: """

@@ -7,7 +7,7 @@ extension Rule {
         summary: "The launch steps come in order — willFinishLaunching, state restoration, didFinishLaunching — "
             + "all before the app first becomes active or enters the background.",
         source: """
-            Seed 000, 'About the app launch sequence': "UIKit calls the application(_:willFinishLaunchingWithOptions:) \
+            Apple, 'About the app launch sequence' (https://developer.apple.com/documentation/uikit/app_and_environment/responding_to_the_launch_of_your_app/about_the_app_launch_sequence): "UIKit calls the application(_:willFinishLaunchingWithOptions:) \
             method in your app delegate. UIKit performs state restoration … UIKit calls your app delegate's \
             application(_:didFinishLaunchingWithOptions:) method. After the launch sequence completes, the system uses \
             your app or scene delegates to display your app's user interface and to manage its life cycle."

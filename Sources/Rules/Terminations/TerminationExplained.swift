@@ -7,9 +7,9 @@ extension Rule {
         summary: "A background kill is matched to the finding that caused it: work held too long, a task never "
             + "ended or completed, a didEnterBackground that did not return.",
         source: """
-            Seed 000, 'Extending your app's background execution time': "If you don't end your tasks in a timely \
-            manner, the system terminates your app." Seed 001: "Complete your work within this time period and call \
-            setTaskCompleted(success:), or the system terminates your app." Seed 002: "At the time when an app would \
+            Apple, 'Extending your app's background execution time' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/extending_your_app_s_background_execution_time): "If you don't end your tasks in a timely \
+            manner, the system terminates your app." Apple, 'Choosing Background Strategies for Your App' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "Complete your work within this time period and call \
+            setTaskCompleted(success:), or the system terminates your app." Apple, 'Managing your app's life cycle' (https://developer.apple.com/documentation/uikit/core_app/managing_your_app_s_life_cycle): "At the time when an app would \
             be suspended, if the app is holding any shared resources, the system terminates it instead."
             """,
         notes: """
@@ -22,7 +22,8 @@ extension Rule {
             foreground (a crash on screen is no background kill), nor one whose state is only inferred (the log \
             began mid-launch). A launch that ends without a terminate because a new launch of the app began is \
             reported, at the new launch's first event, only if it was running in the background and such a finding \
-            exists. A launch at the end of the log is never reported: the log just stopped.
+            exists (work it still held is not such a finding: see log-ended-with-open-work). A launch at the end of \
+            the log is never reported: the log just stopped.
             """,
         passing: [
             Example("""
@@ -51,8 +52,9 @@ extension Rule {
             Example("""
                 {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}
                 {"ts":0.1,"seq":1,"event":"didEnterBackground","phase":"begin"}
-                {"ts":1,"seq":2,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
-                {"ts":2,"seq":3,"event":"push.complete","call":1,"result":"newData"}
+                {"ts":6.2,"seq":2,"event":"didEnterBackground","phase":"end"}
+                {"ts":6.3,"seq":3,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
+                {"ts":7,"seq":4,"event":"push.complete","call":1,"result":"newData"}
                 ↓{"ts":40,"launch":"L2","seq":0,"event":"launch","reason":"user"}
                 {"ts":40.3,"launch":"L2","seq":1,"event":"didBecomeActive"}
                 """),

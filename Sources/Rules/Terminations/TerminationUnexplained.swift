@@ -6,9 +6,9 @@ extension Rule {
         category: .data, severity: .warning,
         summary: "A background kill with no finding that explains it: the log lacks the evidence of why.",
         source: """
-            Seed 002, 'Managing your app's life cycle': "At its discretion, the system may quietly terminate a \
+            Apple, 'Managing your app's life cycle' (https://developer.apple.com/documentation/uikit/core_app/managing_your_app_s_life_cycle): "At its discretion, the system may quietly terminate a \
             suspended app, returning it to the not running state." Any other background termination has a cause \
-            (seed 000: "If you don't end your tasks in a timely manner, the system terminates your app").
+            ('Extending your app's background execution time', https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/extending_your_app_s_background_execution_time: "If you don't end your tasks in a timely manner, the system terminates your app").
             """,
         notes: """
             A terminate whose reason is neither user nor quiet, while the app was in the background or suspended, \

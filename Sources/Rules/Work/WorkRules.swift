@@ -26,15 +26,6 @@ public enum WorkRules {
 
 /// Formatting shared by the messages of the work rules.
 enum WorkText {
-    /// Seconds with one decimal: `41.2 s`.
-    static func seconds(_ value: Double?) -> String {
-        guard let value else { return "? s" }
-        let tenths = (value * 10).rounded()
-        let whole = Int64(tenths / 10)
-        let fraction = Int64(abs(tenths.truncatingRemainder(dividingBy: 10)))
-        return "\(tenths < 0 && whole == 0 ? "-" : "")\(whole).\(fraction) s"
-    }
-
     /// How the launch ended, for a discharge that never came: "before the app was suspended".
     static func due(_ breach: Obligation.Breach) -> String {
         switch breach.ending {

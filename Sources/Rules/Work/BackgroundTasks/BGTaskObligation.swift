@@ -10,18 +10,18 @@ extension Obligation {
         deadline: .chosen(BGTaskBudget.pick),
         missing: Report(.bgtaskNotCompleted) { breach in
             "Task \(BGTaskBudget.describe(breach.opening)) was never completed \(WorkText.due(breach)), "
-                + "\(WorkText.seconds(breach.seconds)) after it was launched; call setTaskCompleted(success:) when "
+                + "\(SecondsText.seconds(breach.seconds)) after it was launched; call setTaskCompleted(success:) when "
                 + "its work ends and from its expiration handler, or the system terminates the app."
         },
         overrun: [
             .refreshTask: Report(.bgtaskRefreshOverrun) { breach in
-                "BGAppRefreshTask \(breach.opening?.identifier ?? "?") ran \(WorkText.seconds(breach.seconds)); the "
-                    + "budget is \(WorkText.seconds(breach.budgetSeconds)). Call setTaskCompleted(success:) before "
+                "BGAppRefreshTask \(breach.opening?.identifier ?? "?") ran \(SecondsText.seconds(breach.seconds)); the "
+                    + "budget is \(SecondsText.seconds(breach.budgetSeconds)). Call setTaskCompleted(success:) before "
                     + "the budget ends or the system terminates the app."
             },
             .processingTask: Report(.bgtaskProcessingOverrun) { breach in
-                "BGProcessingTask \(breach.opening?.identifier ?? "?") ran \(WorkText.seconds(breach.seconds)); the "
-                    + "budget is \(WorkText.seconds(breach.budgetSeconds)) (Lifeline's value: Apple documents only "
+                "BGProcessingTask \(breach.opening?.identifier ?? "?") ran \(SecondsText.seconds(breach.seconds)); the "
+                    + "budget is \(SecondsText.seconds(breach.budgetSeconds)) (Lifeline's value: Apple documents only "
                     + "\"several minutes\"). Checkpoint the work and call setTaskCompleted(success:) sooner, or "
                     + "the system may terminate the app."
             },
@@ -29,12 +29,12 @@ extension Obligation {
         expired: Report(.bgtaskExpired) { breach in
             let task = BGTaskBudget.describe(breach.opening)
             if breach.at.name == EventKind.bgtaskComplete.rawValue {
-                return "Task \(task) was completed \(WorkText.seconds(breach.seconds)) after its expiration handler "
-                    + "ran; the grace is \(WorkText.seconds(breach.budgetSeconds)). Call "
+                return "Task \(task) was completed \(SecondsText.seconds(breach.seconds)) after its expiration handler "
+                    + "ran; the grace is \(SecondsText.seconds(breach.budgetSeconds)). Call "
                     + "setTaskCompleted(success: false) from the expiration handler itself."
             }
             return "The expiration handler of task \(task) ran and the task was still not completed "
-                + "\(WorkText.seconds(breach.seconds)) later, \(WorkText.due(breach)); call "
+                + "\(SecondsText.seconds(breach.seconds)) later, \(WorkText.due(breach)); call "
                 + "setTaskCompleted(success: false) from the expiration handler itself."
         },
         repeated: Report(.bgtaskCompleteTwice) { breach in

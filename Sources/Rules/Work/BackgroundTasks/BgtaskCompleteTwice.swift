@@ -6,7 +6,7 @@ extension Rule {
         category: .violation, severity: .warning,
         summary: "Call setTaskCompleted(success:) exactly once per launched task.",
         source: """
-            Seed 001, 'Update Your App's Content': "Complete your work within this time period and call \
+            Apple, 'Choosing Background Strategies for Your App', 'Update Your App's Content' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "Complete your work within this time period and call \
             setTaskCompleted(success:)"
             """,
         notes: """

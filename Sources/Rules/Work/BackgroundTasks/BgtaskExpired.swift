@@ -6,7 +6,7 @@ extension Rule {
         category: .missedCompletion, severity: .error,
         summary: "When a BGTask's expiration handler runs, the task must call setTaskCompleted within the expiration grace.",
         source: """
-            Seed 001, 'Starting and Terminating Tasks During Development': "The system calls the expiration \
+            Apple, 'Starting and Terminating Tasks During Development' (https://developer.apple.com/documentation/backgroundtasks/starting-and-terminating-tasks-during-development): "The system calls the expiration \
             handler for the desired task."; 'Update Your App's Content': "call setTaskCompleted(success:), or \
             the system terminates your app."
             """,

@@ -6,7 +6,7 @@ extension Rule {
         category: .violation, severity: .error,
         summary: "The system may only run a task whose launch handler this launch registered.",
         source: """
-            Seed 000, 'Using background tasks to update your app': "An extension can schedule a task, but your \
+            Apple, 'Using background tasks to update your app' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/using_background_tasks_to_update_your_app): "An extension can schedule a task, but your \
             main app must register the task. The system launches the app to run the task." and "When the \
             system opens your app in the background, it calls the launch handler to run the task."
             """,

@@ -6,12 +6,12 @@ extension Rule {
         category: .missedCompletion, severity: .error,
         summary: "A launched BGTask must call setTaskCompleted(success:) before the app is suspended or ends.",
         source: """
-            Seed 001, 'Update Your App's Content': "Complete your work within this time period and call \
+            Apple, 'Choosing Background Strategies for Your App', 'Update Your App's Content' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "Complete your work within this time period and call \
             setTaskCompleted(success:), or the system terminates your app."
             """,
         notes: """
-            Due at the first `suspend` after `bgtask.launch`, else at the launch's end (`terminate`, a new \
-            launch of the app, or the end of the log). A task whose expiration handler ran is reported as \
+            Due at the first `suspend` after `bgtask.launch`, else at the launch's end (`terminate`). A log \
+            that ends first, with no terminate, is log-ended-with-open-work. A task whose expiration handler ran is reported as \
             bgtask-expired instead.
             """,
         explainsTermination: true,

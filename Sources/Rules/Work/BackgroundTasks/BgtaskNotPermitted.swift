@@ -6,7 +6,7 @@ extension Rule {
         category: .violation, severity: .error,
         summary: "Register and submit only task identifiers listed in BGTaskSchedulerPermittedIdentifiers.",
         source: """
-            Seed 000, 'Using background tasks to update your app': "In iOS 13 and later, adding a \
+            Apple, 'Using background tasks to update your app' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/using_background_tasks_to_update_your_app): "In iOS 13 and later, adding a \
             BGTaskSchedulerPermittedIdentifiers key to the Info.plist …"; BGTaskScheduler's submit(_:) throws \
             "notPermitted" for an identifier the Info.plist does not list.
             """,

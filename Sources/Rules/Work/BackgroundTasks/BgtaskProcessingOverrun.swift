@@ -6,8 +6,8 @@ extension Rule {
         category: .overrun, severity: .error,
         summary: "A BGProcessingTask must call setTaskCompleted within the processing-task budget.",
         source: """
-            Seed 003, 'Background Processing': "Background processing tasks give your app several minutes \
-            runtime to do maintenance work"; seed 001, 'Update Your App's Content': "call \
+            WWDC 2019 'Advances in App Background Execution', on Background Processing (https://developer.apple.com/videos/play/wwdc2019/707/): "Background processing tasks give your app several minutes \
+            runtime to do maintenance work"; Apple, 'Choosing Background Strategies for Your App', 'Update Your App's Content' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "call \
             setTaskCompleted(success:), or the system terminates your app."
             """,
         notes: """

@@ -6,7 +6,7 @@ extension Rule {
         category: .overrun, severity: .error,
         summary: "A BGAppRefreshTask must call setTaskCompleted within its 30 s budget.",
         source: """
-            Seed 001, 'Update Your App's Content': "The system decides the best time to launch your background \
+            Apple, 'Choosing Background Strategies for Your App', 'Update Your App's Content' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "The system decides the best time to launch your background \
             task, and provides your app up to 30 seconds of background runtime. Complete your work within this \
             time period and call setTaskCompleted(success:), or the system terminates your app."
             """,

@@ -6,7 +6,7 @@ extension Rule {
         category: .violation, severity: .error,
         summary: "Register every BGTask launch handler before didFinishLaunching returns.",
         source: """
-            Seed 000, 'Using background tasks to update your app': "Register all of the tasks before the end \
+            Apple, 'Using background tasks to update your app' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/using_background_tasks_to_update_your_app): "Register all of the tasks before the end \
             of the app launch sequence"
             """,
         notes: """

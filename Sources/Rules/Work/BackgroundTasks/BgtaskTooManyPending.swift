@@ -6,7 +6,7 @@ extension Rule {
         category: .violation, severity: .error,
         summary: "At most 1 refresh and 10 processing task requests may be pending on a device.",
         source: """
-            Seed 000, 'Using background tasks to update your app' (submit(_:)): "Submitting a task request for \
+            Apple, 'Using background tasks to update your app' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/using_background_tasks_to_update_your_app) (submit(_:)): "Submitting a task request for \
             an unexecuted task that's already in the queue replaces the previous task request. There can be a \
             total of 1 refresh task and 10 processing tasks scheduled at any time. Trying to schedule more \
             tasks returns BGTaskScheduler.Error.Code.tooManyPendingTaskRequests."

@@ -6,7 +6,7 @@ extension Rule {
         category: .violation, severity: .warning,
         summary: "An app that lists BGTaskSchedulerPermittedIdentifiers must not rely on legacy background fetch.",
         source: """
-            Seed 000, 'Using background tasks to update your app': "In iOS 13 and later, adding a \
+            Apple, 'Using background tasks to update your app' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/using_background_tasks_to_update_your_app): "In iOS 13 and later, adding a \
             BGTaskSchedulerPermittedIdentifiers key to the Info.plist disables the \
             application(_:performFetchWithCompletionHandler:) and setMinimumBackgroundFetchInterval(_:) methods."
             """,

@@ -25,7 +25,7 @@ final class BackgroundTaskBeginCheck: Check {
         context.report(
             .backgroundTaskBegunLate, at: event, events: [inside, event],
             message: "The launch's first background task (\(event.task.map { "\($0)" } ?? "?")"
-                + "\(WorkText.name(of: event))) began \(WorkText.seconds(context.seconds(from: inside, to: event))) "
+                + "\(WorkText.name(of: event))) began \(SecondsText.seconds(context.seconds(from: inside, to: event))) "
                 + "into didEnterBackground; begin it before starting the work it protects, while the app is "
                 + "still in the foreground.")
     }

@@ -6,7 +6,7 @@ extension Rule {
         category: .advisory, severity: .warning,
         summary: "Begin a background task before the app moves to the background, not inside didEnterBackground.",
         source: """
-            Seed 000, 'Extending your app's background execution time': "Don't wait until your app moves to \
+            Apple, 'Extending your app's background execution time' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/extending_your_app_s_background_execution_time): "Don't wait until your app moves to \
             the background to call the beginBackgroundTask(withName:expirationHandler:) method. Call the method \
             before performing any long-running task."
             """,

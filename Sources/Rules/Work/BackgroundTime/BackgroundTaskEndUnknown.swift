@@ -6,7 +6,7 @@ extension Rule {
         category: .violation, severity: .warning,
         summary: "endBackgroundTask must be called once, with an identifier beginBackgroundTask returned in this launch.",
         source: """
-            Seed 000, 'Extending your app's background execution time': "The \
+            Apple, 'Extending your app's background execution time' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/extending_your_app_s_background_execution_time): "The \
             beginBackgroundTask(withName:expirationHandler:) method returns an identifier that you must save \
             and pass to the endBackgroundTask(_:) method."
             """,

@@ -6,7 +6,7 @@ extension Rule {
         category: .missedCompletion, severity: .error,
         summary: "When a background task's expiration handler runs, the task must be ended within the expiration grace.",
         source: """
-            Seed 000, 'Extending your app's background execution time': the sample's expiration handler \
+            Apple, 'Extending your app's background execution time' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/extending_your_app_s_background_execution_time): the sample's expiration handler \
             ("// End the task if time expires.") calls "UIApplication.shared.endBackgroundTask(self.backgroundTaskID!)"; \
             "If you don't end your tasks in a timely manner, the system terminates your app."
             """,

@@ -6,7 +6,7 @@ extension Rule {
         category: .violation, severity: .error,
         summary: "An app extension must not call beginBackgroundTask; it uses performExpiringActivity instead.",
         source: """
-            Seed 000, 'Extending your app's background execution time': "The \
+            Apple, 'Extending your app's background execution time' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/extending_your_app_s_background_execution_time): "The \
             beginBackgroundTask(withName:expirationHandler:) method can't be called from an app extension. To \
             request extra execution time from your app extension, call the \
             performExpiringActivity(withReason:using:) method of ProcessInfo instead."

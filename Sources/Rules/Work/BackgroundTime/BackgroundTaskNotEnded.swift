@@ -6,13 +6,13 @@ extension Rule {
         category: .missedCompletion, severity: .error,
         summary: "Every beginBackgroundTask must be ended with endBackgroundTask before the app is suspended or ends.",
         source: """
-            Seed 000, 'Extending your app's background execution time': "When you finish your tasks, \
+            Apple, 'Extending your app's background execution time' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/extending_your_app_s_background_execution_time): "When you finish your tasks, \
             call the endBackgroundTask(_:) method right away to let the system know that you're done. \
             If you don't end your tasks in a timely manner, the system terminates your app."
             """,
         notes: """
-            Due at the first `suspend` after the begin, else at the launch's end (`terminate`, a new \
-            launch of the app, or the end of the log), whatever the reason of the termination. A task \
+            Due at the first `suspend` after the begin, else at the launch's end (its `terminate`; a \
+            log that ends first, with no terminate, is log-ended-with-open-work), whatever the reason of the termination. A task \
             whose expiration handler ran is reported as background-task-expired instead. An end that \
             comes after the finding (say after a resume) is not reported again as unknown.
             """,
@@ -32,15 +32,6 @@ extension Rule {
             Example("""
                 \(ExampleTraces.uploadInBackground)
                 ↓{"ts":39,"seq":15,"event":"terminate","reason":"assertion-timeout"}
-                """),
-            // The log ends with the task still running: the finding lands on its last event.
-            Example("""
-                \(ExampleTraces.userLaunch)
-                {"ts":5,"seq":10,"event":"beginBackgroundTask","task":1,"name":"upload"}
-                {"ts":10,"seq":11,"event":"willResignActive"}
-                {"ts":10.1,"seq":12,"event":"didEnterBackground","phase":"begin"}
-                {"ts":10.2,"seq":13,"event":"didEnterBackground","phase":"end"}
-                ↓{"ts":10.3,"seq":14,"event":"snapshot"}
                 """),
         ])
 }

@@ -10,26 +10,26 @@ extension Obligation {
         key: .task, deadline: .backgroundTime,
         missing: Report(.backgroundTaskNotEnded) { breach in
             "Background task \(breach.opening?.task ?? 0)\(WorkText.name(of: breach.opening)) was never ended "
-                + "\(WorkText.due(breach)), \(WorkText.seconds(breach.seconds)) after it began; call "
+                + "\(WorkText.due(breach)), \(SecondsText.seconds(breach.seconds)) after it began; call "
                 + "endBackgroundTask(_:) as soon as the work is done, or the system terminates the app."
         },
         overrun: [
             .backgroundTime: Report(.backgroundTaskOverrun) { breach in
                 "Background task \(breach.opening?.task ?? 0)\(WorkText.name(of: breach.opening)) ended "
-                    + "\(WorkText.seconds(breach.seconds)) after the app entered the background; its background "
-                    + "time was \(WorkText.seconds(breach.budgetSeconds)). Finish sooner or end the task when "
+                    + "\(SecondsText.seconds(breach.seconds)) after the app entered the background; its background "
+                    + "time was \(SecondsText.seconds(breach.budgetSeconds)). Finish sooner or end the task when "
                     + "backgroundTimeRemaining runs low, or the system terminates the app."
             }
         ],
         expired: Report(.backgroundTaskExpired) { breach in
             let task = "\(breach.opening?.task ?? 0)\(WorkText.name(of: breach.opening))"
             if breach.at.name == EventKind.endBackgroundTask.rawValue {
-                return "Background task \(task) was ended \(WorkText.seconds(breach.seconds)) after its expiration "
-                    + "handler ran; the grace is \(WorkText.seconds(breach.budgetSeconds)). Call "
+                return "Background task \(task) was ended \(SecondsText.seconds(breach.seconds)) after its expiration "
+                    + "handler ran; the grace is \(SecondsText.seconds(breach.budgetSeconds)). Call "
                     + "endBackgroundTask(_:) from the expiration handler itself."
             }
             return "The expiration handler of background task \(task) ran and the task was still not ended "
-                + "\(WorkText.seconds(breach.seconds)) later, \(WorkText.due(breach)); call "
+                + "\(SecondsText.seconds(breach.seconds)) later, \(WorkText.due(breach)); call "
                 + "endBackgroundTask(_:) from the expiration handler itself."
         },
         repeated: Report(.backgroundTaskEndUnknown) { breach in

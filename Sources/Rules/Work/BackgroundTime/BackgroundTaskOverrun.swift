@@ -6,7 +6,7 @@ extension Rule {
         category: .overrun, severity: .error,
         summary: "A background task must end within the app's background time.",
         source: """
-            Seed 000, 'Extending your app's background execution time': "(You can find out the maximum \
+            Apple, 'Extending your app's background execution time' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/extending_your_app_s_background_execution_time): "(You can find out the maximum \
             background time available using the backgroundTimeRemaining property.) … If you don't end your \
             tasks in a timely manner, the system terminates your app."
             """,

@@ -6,7 +6,7 @@ extension Rule {
         category: .missedCompletion, severity: .error,
         summary: "Every performFetchWithCompletionHandler delivery must call its completion handler before suspension.",
         source: """
-            Seed 003, 'Background App Refresh': the delegate method `application(_:performFetchWithCompletionHandler:)` \
+            WWDC 2019 'Advances in App Background Execution', on Background App Refresh (https://developer.apple.com/videos/play/wwdc2019/707/): the delegate method `application(_:performFetchWithCompletionHandler:)` \
             is handed a completion handler — "// Calling the completion handler in a timely manner".
             """,
         notes: "Due at the first `suspend` after `fetch.perform`, else at the launch's end.",

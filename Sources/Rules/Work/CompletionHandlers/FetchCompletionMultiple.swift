@@ -6,7 +6,7 @@ extension Rule {
         category: .violation, severity: .warning,
         summary: "A background fetch's completion handler must be called exactly once.",
         source: """
-            Seed 003, 'Background App Refresh': the sample calls `completionHandler(.newData)` and then falls \
+            WWDC 2019 'Advances in App Background Execution', on Background App Refresh (https://developer.apple.com/videos/play/wwdc2019/707/): the sample calls `completionHandler(.newData)` and then falls \
             through to `completionHandler(.noData)` — the handler runs twice.
             """,
         notes: """

@@ -6,7 +6,7 @@ extension Rule {
         category: .overrun, severity: .error,
         summary: "A background fetch must call its completion handler within 30 s of delivery.",
         source: """
-            Seed 003, 'Background App Refresh': "// Calling the completion handler in a timely manner"; the \
+            WWDC 2019 'Advances in App Background Execution', on Background App Refresh (https://developer.apple.com/videos/play/wwdc2019/707/): "// Calling the completion handler in a timely manner"; the \
             `fetch-completion` budget (30 s from delivery) of rules.md.
             """,
         notes: "From `fetch.perform` to `fetch.complete`, against `fetch-completion` (strictly exceeded; `mono` when both carry it).",

@@ -6,14 +6,14 @@ extension Rule {
         category: .missedCompletion, severity: .error,
         summary: "A Notification Service Extension must call the content handler of every notification it receives.",
         source: """
-            Seed 001, 'Request Background Time and Notify the User': "When your extension completes its work, \
+            Apple, 'Choosing Background Strategies for Your App', 'Request Background Time and Notify the User' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "When your extension completes its work, \
             it must call the content handler with the content you want to deliver to the user. Your extension \
             has a limited amount of time to modify the content and execute the contentHandler block."
             """,
         notes: """
             Runs on extension processes, which are not suspended the way apps are: an `nse.receive` with no \
-            `nse.contentHandler` of its `call` by the end of the extension process (`terminate`, the next \
-            launch of the extension, or the end of the log). `nse.timeWillExpire` does not discharge it: the \
+            `nse.contentHandler` of its `call` by the end of the extension process (its `terminate`; a \
+            log that ends first, with no terminate, is log-ended-with-open-work). `nse.timeWillExpire` does not discharge it: the \
             handler must still be called after it.
             """,
         passing: [
@@ -26,13 +26,6 @@ extension Rule {
             Example("""
                 \(ExampleTraces.notificationExpiring)
                 ↓{"ts":31,"seq":3,"event":"terminate","reason":"other","process":"extension:nse"}
-                """),
-            // The extension's next launch shows that the previous process ended.
-            Example("""
-                \(ExampleTraces.notificationExpiring)
-                ↓{"ts":3600,"launch":"L2","seq":0,"event":"launch","reason":"system","cause":"nse","process":"extension:nse"}
-                {"ts":3600.2,"launch":"L2","seq":1,"event":"nse.receive","call":1,"process":"extension:nse"}
-                {"ts":3601,"launch":"L2","seq":2,"event":"nse.contentHandler","call":1,"process":"extension:nse"}
                 """),
         ])
 }

@@ -6,7 +6,7 @@ extension Rule {
         category: .overrun, severity: .error,
         summary: "A Notification Service Extension must call the content handler within its time limit (30 s).",
         source: """
-            Seed 001, 'Request Background Time and Notify the User': "Your extension has a limited amount of \
+            Apple, 'Choosing Background Strategies for Your App', 'Request Background Time and Notify the User' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "Your extension has a limited amount of \
             time to modify the content and execute the contentHandler block."
             """,
         notes: """

@@ -6,7 +6,7 @@ extension Rule {
         category: .missedCompletion, severity: .error,
         summary: "Every remote notification delivered with a fetchCompletionHandler must call it before suspension.",
         source: """
-            Seed 001, 'Wake Your App with a Background Push': "Once the system delivers the remote notification \
+            Apple, 'Choosing Background Strategies for Your App', 'Wake Your App with a Background Push' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "Once the system delivers the remote notification \
             with application(_:didReceiveRemoteNotification:fetchCompletionHandler:), your app has up to 30 \
             seconds to complete its work. One your app performs the work, call the passed completion handler as \
             soon as possible to conserve power."

@@ -6,7 +6,7 @@ extension Rule {
         category: .violation, severity: .warning,
         summary: "A remote notification's fetchCompletionHandler must be called exactly once.",
         source: """
-            Seed 001, 'Wake Your App with a Background Push': "call the passed completion handler as soon as \
+            Apple, 'Choosing Background Strategies for Your App', 'Wake Your App with a Background Push' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "call the passed completion handler as soon as \
             possible to conserve power."
             """,
         notes: "A second `push.complete` of one call. A warning: the system acts on the first call; the second shows two paths that each think they finish the work.",

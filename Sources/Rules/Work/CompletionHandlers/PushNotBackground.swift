@@ -6,7 +6,7 @@ extension Rule {
         category: .advisory, severity: .warning,
         summary: "Send background pushes with apns-priority 5 and apns-push-type background.",
         source: """
-            Seed 001, 'Wake Your App with a Background Push': "When sending a background push, set \
+            Apple, 'Choosing Background Strategies for Your App', 'Wake Your App with a Background Push' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "When sending a background push, set \
             content-available: to 1 without alert, sound, or badge. The system decides when to launch the app \
             to download the content. To ensure your app launches, set apns-priority to 5, and apns-push-type to \
             background."

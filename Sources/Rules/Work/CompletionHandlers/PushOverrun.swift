@@ -6,7 +6,7 @@ extension Rule {
         category: .overrun, severity: .error,
         summary: "A remote notification's fetchCompletionHandler must be called within 30 s of delivery.",
         source: """
-            Seed 001, 'Wake Your App with a Background Push': "your app has up to 30 seconds to complete its \
+            Apple, 'Choosing Background Strategies for Your App', 'Wake Your App with a Background Push' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "your app has up to 30 seconds to complete its \
             work."
             """,
         notes: "From `push.receive` to `push.complete`, against `push-completion` (strictly exceeded; `mono` when both carry it).",

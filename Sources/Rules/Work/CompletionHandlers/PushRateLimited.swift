@@ -6,7 +6,7 @@ extension Rule {
         category: .advisory, severity: .warning,
         summary: "Send a device no more than three background pushes an hour.",
         source: """
-            Seed 001, 'Wake Your App with a Background Push': "If you send background pushes more frequently \
+            Apple, 'Choosing Background Strategies for Your App', 'Wake Your App with a Background Push' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "If you send background pushes more frequently \
             than three times per hour, the system imposes rate limitations."
             """,
         notes: """

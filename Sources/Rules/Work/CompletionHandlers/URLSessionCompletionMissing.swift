@@ -6,7 +6,7 @@ extension Rule {
         category: .missedCompletion, severity: .error,
         summary: "The completion handler of handleEventsForBackgroundURLSession must be called once its events are delivered.",
         source: """
-            Seed 003, 'Background URLSession': the app stores the handler \
+            WWDC 2019 'Advances in App Background Execution', on Background URLSession (https://developer.apple.com/videos/play/wwdc2019/707/): the app stores the handler \
             ("backgroundCompletionHandler = completionHandler") and calls it from \
             urlSessionDidFinishEvents(forBackgroundURLSession:): "When all events have been delivered, the \
             system calls the URLSessionDelegate method … backgroundCompletionHandler()"; "Once your resumed app \

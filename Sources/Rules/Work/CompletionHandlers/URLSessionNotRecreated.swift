@@ -6,7 +6,7 @@ extension Rule {
         category: .violation, severity: .error,
         summary: "A launch must recreate a background URLSession, with the same identifier, before it handles the session's events.",
         source: """
-            Seed 003, 'Background URLSession': "If the system terminated the app while it was suspended, the \
+            WWDC 2019 'Advances in App Background Execution', on Background URLSession (https://developer.apple.com/videos/play/wwdc2019/707/): "If the system terminated the app while it was suspended, the \
             system relaunches the app in the background. As part of your launch time setup, recreate the \
             background session (see Listing 1), using the same session identifier as before, to allow the \
             system to reassociate the background download task with your session."

@@ -1,0 +1,53 @@
+import Foundation
+import LifelineKit
+import Testing
+import TraceModel
+
+/// A launch whose file was cut short (the app died mid-write): the work it left open is reported
+/// as log-ended-with-open-work saying so, from the store (`files.truncated`) and from `--stdin`.
+@Suite struct CutShortTests {
+    private static let kept = [
+        #"{"ts":1763712000,"device":"D1","launch":"L1","seq":0,"event":"launch","reason":"system","cause":"urlsession"}"#,
+        #"{"ts":1763712000.1,"device":"D1","launch":"L1","seq":1,"event":"urlsession.create","identifier":"s"}"#,
+        #"{"ts":1763712000.2,"device":"D1","launch":"L1","seq":2,"event":"didEnterBackground","phase":"begin"}"#,
+        #"{"ts":1763712000.3,"device":"D1","launch":"L1","seq":3,"event":"didEnterBackground","phase":"end"}"#,
+        #"{"ts":1763712001,"device":"D1","launch":"L1","seq":4,"event":"urlsession.handleEvents","identifier":"s","call":1}"#,
+    ]
+
+    /// Two zstd frames, the second cut in the middle: only the first frame's lines survive.
+    private func cutFile(in workspace: Workspace) throws -> String {
+        let first = try workspace.write("first.jsonl", lines: Self.kept)
+        let second = try workspace.write(
+            "second.jsonl", lines: (5 ..< 400).map { #"{"ts":1763712002,"device":"D1","launch":"L1","seq":\#($0),"event":"network","reachable":true}"# })
+        let target = workspace.path("logs/cut.jsonl.zst")
+        try FileManager.default.createDirectory(atPath: workspace.path("logs"), withIntermediateDirectories: true)
+        #expect(try shell("zstd -q -c \(first) > \(target) && zstd -q -c \(second) > \(target).2") == 0)
+        let tail = try Data(contentsOf: URL(fileURLWithPath: target + ".2"))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: target))
+        handle.seekToEndOfFile()
+        handle.write(tail.prefix(tail.count / 2))
+        handle.closeFile()
+        try FileManager.default.removeItem(atPath: target + ".2")
+        return target
+    }
+
+    @Test func theStoreSaysTheLaunchWasCutShort() throws {
+        let workspace = try Workspace()
+        let file = try cutFile(in: workspace)
+        let store = try workspace.store()
+        _ = Ingestor(store: store).ingest([file])
+        let report = try Analyzer().check(store: store, options: CheckOptions(), version: "test")
+        let finding = try #require(report.findings.first { $0.rule == "log-ended-with-open-work" })
+        #expect(finding.message.contains("the file holding its last event was cut short"))
+        #expect(!report.findings.contains { $0.rule == "urlsession-completion-missing" })
+    }
+
+    @Test func theStreamSaysTheLaunchWasCutShort() throws {
+        let workspace = try Workspace()
+        let file = try cutFile(in: workspace)
+        var findings: [Finding] = []
+        _ = try Analyzer().stream(path: file, options: CheckOptions(), emit: { findings.append($0) }, reject: { _, _ in })
+        let finding = try #require(findings.first { $0.rule == "log-ended-with-open-work" })
+        #expect(finding.message.contains("cut short"))
+    }
+}
