@@ -21,11 +21,14 @@ public struct StreamDamage: Sendable, Hashable, Codable, CustomStringConvertible
     /// Byte offset just past the damage: where the next intact frame or member starts, or the
     /// end of the input. The damage is `[from, to)`.
     public var to: Int
-    /// Lines lost. For a frame that could be decoded to its end (only its checksum failed) or a
-    /// cut, exact; for a frame whose decoding failed part way, the lines decoded before the
-    /// failure: an estimate, usually low (what the rest of the frame held cannot be known),
-    /// though a decoder may produce some garbage, newlines included, before it notices.
+    /// Lines lost: exact for a frame that could be decoded to its end (only its checksum
+    /// failed); otherwise the lines seen before the decoding stopped — for a cut, the
+    /// unterminated last line of what could be decoded, and for a frame that failed part way,
+    /// the lines decoded before the failure (a decoder may produce some garbage, newlines
+    /// included, before it notices). What the undecodable rest held cannot be known: see ``exact``.
     public var lines: Int
+    /// False when ``lines`` is only a lower bound (the rest of the frame could not be decoded).
+    public var exact: Bool
     /// Number of the last line delivered before the damage; lost lines take the numbers after
     /// it, so later lines keep the numbers they would have in the intact file (when `lines`
     /// is exact; lower by the uncounted lines otherwise).
@@ -34,17 +37,24 @@ public struct StreamDamage: Sendable, Hashable, Codable, CustomStringConvertible
     /// ended mid-frame", or the library's error text for corruption.
     public var reason: String
 
-    public init(kind: Kind, from: Int, to: Int, lines: Int, afterLine: Int, reason: String) {
+    public init(kind: Kind, from: Int, to: Int, lines: Int, exact: Bool, afterLine: Int, reason: String) {
         self.kind = kind
         self.from = from
         self.to = to
         self.lines = lines
+        self.exact = exact
         self.afterLine = afterLine
         self.reason = reason
     }
 
-    /// The reason, then where: "… (bytes 6522-7092, after line 240: 1 line lost)".
+    /// The reason, then where: "… (bytes 6522-7092, after line 240: 1 line lost)", or "at
+    /// least 1 line lost" when the rest of the frame could not be decoded.
     public var description: String {
-        "\(reason) (bytes \(from)-\(to), after line \(afterLine): \(lines) \(lines == 1 ? "line" : "lines") lost)"
+        "\(reason) (bytes \(from)-\(to), after line \(afterLine): \(linesText) lost)"
+    }
+
+    /// "3 lines", or "at least 0 lines" when the count is a lower bound.
+    public var linesText: String {
+        (exact ? "" : "at least ") + "\(lines) \(lines == 1 ? "line" : "lines")"
     }
 }

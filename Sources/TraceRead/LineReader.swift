@@ -178,10 +178,11 @@ public final class LineReader {
         if let last = damage.indices.last, damage[last].kind == .corrupt, damage[last].to == from {
             // The frame found by resynchronising failed too: one stretch of damage.
             damage[last].lines += lost
+            damage[last].exact = damage[last].exact && decodedToEnd
             return
         }
         damage.append(StreamDamage(
-            kind: .corrupt, from: from, to: from, lines: lost, afterLine: afterLine,
+            kind: .corrupt, from: from, to: from, lines: lost, exact: decodedToEnd, afterLine: afterLine,
             reason: "\(decompressor.unitName) starting at byte \(from) is damaged: \(reason)"))
     }
 
@@ -208,7 +209,7 @@ public final class LineReader {
         let unit = decompressor.unitName
         let start = decompressor.frameStart
         damage.append(StreamDamage(
-            kind: .cut, from: start, to: end, lines: lost, afterLine: afterLine,
+            kind: .cut, from: start, to: end, lines: lost, exact: false, afterLine: afterLine,
             reason: "\(unit) starting at byte \(start) cut short at byte \(end): input ended mid-\(unit.split(separator: " ").last ?? "")"))
     }
 }

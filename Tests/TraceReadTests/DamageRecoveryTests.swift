@@ -22,7 +22,7 @@ import TraceModel
         #expect(lines == complete(Array(texts[..<30])) + complete(texts).suffix(30))
         let reason = trailerOffset == 8 ? "incorrect data check" : "incorrect length check"
         #expect(reader.damage == [StreamDamage(
-            kind: .corrupt, from: members[0].count, to: secondEnd, lines: 30, afterLine: 30,
+            kind: .corrupt, from: members[0].count, to: secondEnd, lines: 30, exact: true, afterLine: 30,
             reason: "gzip member starting at byte \(members[0].count) is damaged: \(reason)")])
         #expect(lines.count + reader.lostLines == texts.count)
     }

@@ -56,7 +56,7 @@ import TraceModel
         #expect(lines == complete(["one", "two"]))
         #expect(reader.cut == nil)
         #expect(reader.damage == [StreamDamage(
-            kind: .corrupt, from: a.count, to: a.count + 8, lines: 0, afterLine: 2,
+            kind: .corrupt, from: a.count, to: a.count + 8, lines: 0, exact: false, afterLine: 2,
             reason: "gzip member starting at byte \(a.count) is damaged: incorrect header check")])
     }
 }

@@ -124,7 +124,7 @@ import TraceModel
         let (lines, reader) = try readAll(path, maxLineBytes: maxLineBytes, chunkSize: 3000)
         #expect(lines == [Got(1, "one")])
         #expect(reader.damage == [StreamDamage(
-            kind: .cut, from: first.count, to: end, lines: 1, afterLine: 1,
+            kind: .cut, from: first.count, to: end, lines: 1, exact: false, afterLine: 1,
             reason: "zstd frame starting at byte \(first.count) cut short at byte \(end): input ended mid-frame")])
     }
 

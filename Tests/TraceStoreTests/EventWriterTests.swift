@@ -116,7 +116,7 @@ import TraceModel
         #expect(try db.store.admission(sha256: "a") == .resume(fileID: fileID, linesDone: 2))
         try writer.transaction {
             try $0.finish(fileID: fileID, FileEnding(damage: [
-                StreamDamage(kind: .cut, from: 4, to: 10, lines: 0, afterLine: 2, reason: "zstd frame cut short"),
+                StreamDamage(kind: .cut, from: 4, to: 10, lines: 0, exact: false, afterLine: 2, reason: "zstd frame cut short"),
             ]))
         }
         guard case .skip(let previous) = try db.store.admission(sha256: "a") else {

@@ -151,7 +151,7 @@ struct CheckCommand: ParsableCommand {
                 Terminal.printError("stdin:\(line): \(issue.reason.rawValue): \(issue.message)")
             }
             for damage in totals.damage {
-                Terminal.printError("stdin: bytes \(damage.from)-\(damage.to): \(damage.lines) lines lost: \(damage.reason)")
+                Terminal.printError("stdin: bytes \(damage.from)-\(damage.to): \(damage.linesText) lost: \(damage.reason)")
             }
         } catch {
             throw CommandFailure.unreadable("standard input: \(error)")
