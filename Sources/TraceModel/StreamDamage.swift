@@ -47,14 +47,21 @@ public struct StreamDamage: Sendable, Hashable, Codable, CustomStringConvertible
         self.reason = reason
     }
 
-    /// The reason, then where: "… (bytes 6522-7092, after line 240: 1 line lost)", or "at
-    /// least 1 line lost" when the rest of the frame could not be decoded.
+    /// The reason, then where: "… (bytes 6522-7092, after line 240: 1 line lost)"; see ``linesText``.
     public var description: String {
         "\(reason) (bytes \(from)-\(to), after line \(afterLine): \(linesText) lost)"
     }
 
-    /// "3 lines", or "at least 0 lines" when the count is a lower bound.
+    /// "3 lines"; "at least 3 lines" when the count is a lower bound; "an unknown number of
+    /// lines" when nothing of the damaged part could be decoded to count.
     public var linesText: String {
-        (exact ? "" : "at least ") + "\(lines) \(lines == 1 ? "line" : "lines")"
+        Self.linesText(lines, exact: exact)
+    }
+
+    /// The same wording for a total over several stretches of damage.
+    public static func linesText(_ lines: Int, exact: Bool) -> String {
+        let counted = "\(lines) \(lines == 1 ? "line" : "lines")"
+        if exact { return counted }
+        return lines == 0 ? "an unknown number of lines" : "at least " + counted
     }
 }

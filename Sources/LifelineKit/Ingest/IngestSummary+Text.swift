@@ -1,5 +1,6 @@
 import Foundation
 import Reports
+import TraceModel
 
 extension IngestSummary {
     /// The summary a person reads at the end of an ingest: totals first, then one line for
@@ -26,8 +27,8 @@ extension IngestSummary {
         }
         lines.append(
             lostLines > 0 || truncatedFiles > 0 || damagedFiles > 0
-                ? "  lost      \(files.contains { $0.damage.contains { !$0.exact } } ? "at least " : "")"
-                    + "\(lostLines.counted("line")) in damaged or cut-short compressed input (where: below)"
+                ? "  lost      \(StreamDamage.linesText(lostLines, exact: !files.contains { $0.damage.contains { !$0.exact } }))"
+                    + " in damaged or cut-short compressed input (where: below)"
                 : "  lost      none")
         let attention = files.filter {
             $0.outcome == .ignored || $0.outcome == .elsewhere || !$0.damage.isEmpty || $0.truncated || $0.rejectCount > 0
