@@ -47,11 +47,6 @@ import Testing
         #expect((Int(partial.events) ?? .max) < (Int(expected.events) ?? 0), "the disk must fill mid-ingest")
 
         #expect(Self.shell("mount", "-o", "remount,size=256m", disk.path) == 0)
-        let rerun = try CLI.run(["ingest", "--quiet", "--db", database, corpus.path])
-        #expect(rerun.status == 0, "\(rerun.stdout)\(rerun.stderr)")
-        let completed = try CrashAndConcurrencyTests.count(database)
-        #expect(completed.events == expected.events)
-        #expect(completed.distinct == expected.events)
-        #expect(try CLI.sqlite(database, "SELECT count(*) FROM files WHERE status != 'done'") == "0")
+        try CrashAndConcurrencyTests.expectARerunCompletes(database, corpus: corpus, expected: expected)
     }
 }

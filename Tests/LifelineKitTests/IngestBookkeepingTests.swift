@@ -18,16 +18,9 @@ import TraceStore
         let workspace = try Workspace()
         let file = try workspace.write("a.jsonl", lines: launchLines(count: 100))
         let store = try workspace.store()
-        let sha = try shellOutput("sha256sum \(file) | cut -d' ' -f1")
         // Another ingest is half way through the file: registered, 40 lines committed.
         let owner = IngestClaim.begin()
-        let writer = EventWriter(store: store, claim: owner)
-        let fileID = try writer.transaction {
-            try #require(try $0.register(FileRegistration(path: file, size: nil, sha256: sha, compression: "none")).fileID)
-        }
-        var batch = IngestBatch(fileID: fileID)
-        batch.throughLine = 40
-        try writer.write(batch)
+        try registerPartlyRead(file, linesDone: 40, in: store, claim: owner)
 
         let meanwhile = Ingestor(store: store).ingest([file])
         #expect(meanwhile.files.map(\.outcome) == [.elsewhere])

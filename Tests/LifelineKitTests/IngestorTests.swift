@@ -82,14 +82,7 @@ import TraceStore
         let file = try workspace.write("a.jsonl", lines: launchLines(count: 100))
         let store = try workspace.store()
         // What a kill after the first batch leaves: the file registered, 40 lines committed.
-        let sha = try shellOutput("sha256sum \(file) | cut -d' ' -f1")
-        let writer = EventWriter(store: store)
-        let fileID = try writer.transaction {
-            try #require(try $0.register(FileRegistration(path: file, size: nil, sha256: sha, compression: "none")).fileID)
-        }
-        var batch = IngestBatch(fileID: fileID)
-        batch.throughLine = 40
-        try writer.write(batch)
+        try registerPartlyRead(file, linesDone: 40, in: store, claim: .unheld)
 
         let summary = Ingestor(store: store).ingest([file])
         #expect(summary.files[0].outcome == .resumed)
@@ -109,6 +102,19 @@ import TraceStore
         let seqs = try workspace.store().read { try Int.fetchAll($0, sql: "SELECT seq FROM events ORDER BY id") }
         #expect(seqs == Array(0..<1000))
     }
+}
+
+/// Registers `file` under `claim` and commits its first `linesDone` lines as read, as an ingest
+/// that stopped (or is still running) after its first batch leaves it.
+func registerPartlyRead(_ file: String, linesDone: Int, in store: Store, claim: IngestClaim) throws {
+    let sha = try shellOutput("sha256sum \(file) | cut -d' ' -f1")
+    let writer = EventWriter(store: store, claim: claim)
+    let fileID = try writer.transaction {
+        try #require(try $0.register(FileRegistration(path: file, size: nil, sha256: sha, compression: "none")).fileID)
+    }
+    var batch = IngestBatch(fileID: fileID)
+    batch.throughLine = linesDone
+    try writer.write(batch)
 }
 
 func shellOutput(_ command: String) throws -> String {
