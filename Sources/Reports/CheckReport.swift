@@ -61,7 +61,7 @@ public struct CheckReport: Sendable, Hashable {
             summary.launches = entry.launches.count
             return summary
         }.sorted {
-            (order[$0.category]!, -$0.findings, $0.rule) < (order[$1.category]!, -$1.findings, $1.rule)
+            (order[$0.category, default: .max], -$0.findings, $0.rule) < (order[$1.category, default: .max], -$1.findings, $1.rule)
         }
     }
 
