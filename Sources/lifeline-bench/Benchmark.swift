@@ -2,25 +2,30 @@ import ArgumentParser
 import Foundation
 import TraceSynth
 
-/// `swift run -c release lifeline-bench`: generates a deterministic field-like corpus, times
-/// the reference (`zstd -dc` of the same files) and `lifeline ingest` of it into a fresh
-/// database in the same run, and prints events/s, MB/s, the ratio and peak memory.
+/// `swift run -c release lifeline-bench`: generates two deterministic corpora of the same
+/// device-days — the generator's tidy output and a field-like mix — and on each times, in the
+/// same run on the same files, the references (`zstd -dc`, DuckDB's `read_json` into an on-disk
+/// table) and `lifeline ingest`, `check` and the in-memory replay, printing events/s, the
+/// ratios to the references and peak memory.
 @main
 struct Benchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lifeline-bench",
-        abstract: "Measure ingest (and replay) speed against zstd -dc on a generated corpus.")
+        abstract: "Measure ingest and replay speed against zstd -dc and DuckDB on generated corpora.")
 
-    @Option(help: "Approximate number of events in the corpus.")
+    @Option(help: "Approximate number of events in each corpus.")
     var events = 2_000_000
 
     @Option(help: "Days of logs per device (one file per device and day).")
     var days = 7
 
-    @Option(help: "Where the corpus and databases are written (reused across runs).")
+    @Option(help: "Which corpus to measure: tidy, field or both.")
+    var corpus: CorpusChoice = .both
+
+    @Option(help: "Where the corpora and databases are written (reused across runs).")
     var directory = "bench-out"
 
-    @Option(help: "Seed of the generated corpus.")
+    @Option(help: "Seed of the generated corpora.")
     var seed: UInt64 = 42
 
     @Flag(help: "Skip the half-corpus ingest that shows whether peak memory stays flat.")
@@ -32,56 +37,40 @@ struct Benchmark: ParsableCommand {
     @Flag(help: "Print the results as JSON too.")
     var json = false
 
+    enum CorpusChoice: String, ExpressibleByArgument, CaseIterable {
+        case tidy, field, both
+
+        var kinds: [Corpus.Kind] {
+            switch self {
+            case .tidy: [.tidy]
+            case .field: [.field]
+            case .both: [.tidy, .field]
+            }
+        }
+    }
+
     func run() throws {
         let tools = try Tools.locate()
         let perDeviceDay = 250
         // Days vary around their target; aim 5% high so the corpus has at least `events`.
         let devices = max(1, Int((Double(events) * 1.05 / Double(days * perDeviceDay)).rounded(.up)))
         let spec = CorpusSpec(devices: devices, days: days, seed: seed, approxEventsPerDeviceDay: perDeviceDay)
-        let corpus = try Corpus.prepare(spec: spec, under: directory)
-        print("corpus     \(corpus.summary)")
         print("machine    \(Machine.describe())")
-        if replayOnly {
-            let memory = try InMemoryReplay.measure(files: corpus.files)
-            print(String(format: "replay in memory: %d events in %.2f s, %.0f events/s, %d findings",
-                         memory.events, memory.seconds, Double(memory.events) / memory.seconds, memory.findings))
-            return
+        if tools.duckDBPython == nil { print("note       DuckDB is not installed (pip install duckdb): its row is skipped") }
+        var all: [ResultRow] = []
+        for kind in corpus.kinds {
+            let corpus = try Corpus.prepare(kind, spec: spec, under: directory)
+            print("\ncorpus     \(corpus.summary)")
+            if replayOnly {
+                let memory = try InMemoryReplay.measure(files: corpus.files)
+                print(String(format: "replay in memory: %d events in %.2f s, %.0f events/s, %d findings",
+                             memory.events, memory.seconds, Double(memory.events) / memory.seconds, memory.findings))
+                continue
+            }
+            let suite = try BenchmarkSuite(corpus: corpus, tools: tools, scratch: directory, halfCorpus: !skipMemoryCheck).run()
+            print(ResultRow.table(suite.rows, zstd: suite.zstd, duckDB: suite.duckDB))
+            all += suite.rows
         }
-
-        let reference = try Measure.run(tools.zstd, ["-dcq"] + corpus.files, output: "/dev/null")
-        let database = (directory as NSString).appendingPathComponent("bench.db")
-        Measure.removeDatabase(database)
-        let ingest = try Measure.run(
-            tools.lifeline, ["ingest", "--quiet", "--json", "--db", database, corpus.directory])
-        let ingested = try IngestFigures(json: ingest.output)
-
-        var rows = [
-            ResultRow(name: "reference: zstd -dc", seconds: reference.seconds, events: corpus.events,
-                      bytes: corpus.compressedBytes, peakMB: nil),
-            ResultRow(name: "lifeline ingest", seconds: ingest.seconds, events: ingested.lines,
-                      bytes: corpus.compressedBytes, peakMB: ingest.peakMB),
-        ]
-        if !skipMemoryCheck {
-            let halfDatabase = (directory as NSString).appendingPathComponent("bench-half.db")
-            Measure.removeDatabase(halfDatabase)
-            let halfFiles = Array(corpus.files.prefix(corpus.files.count / 2))
-            let half = try Measure.run(
-                tools.lifeline, ["ingest", "--quiet", "--json", "--db", halfDatabase] + halfFiles)
-            let halfFigures = try IngestFigures(json: half.output)
-            rows.append(ResultRow(name: "lifeline ingest, half corpus", seconds: half.seconds,
-                                  events: halfFigures.lines, bytes: nil, peakMB: half.peakMB))
-            Measure.removeDatabase(halfDatabase)
-        }
-        let check = try Measure.run(tools.lifeline, ["check", "--quiet", "--format", "json", "--db", database])
-        rows.append(ResultRow(name: "lifeline check (store replay)", seconds: check.seconds, events: ingested.lines,
-                              bytes: nil, peakMB: check.peakMB))
-        let memory = try InMemoryReplay.measure(files: corpus.files)
-        rows.append(ResultRow(name: "replay in memory (1 core)", seconds: memory.seconds, events: memory.events,
-                              bytes: nil, peakMB: nil))
-        print(ResultRow.table(rows, reference: rows[0]))
-        if ingested.lines != corpus.events {
-            print("warning: the corpus has \(corpus.events) events but ingest stored \(ingested.lines)")
-        }
-        if json { print(try String(decoding: JSONEncoder().encode(rows), as: UTF8.self)) }
+        if json { print(try String(decoding: JSONEncoder().encode(all), as: UTF8.self)) }
     }
 }

@@ -7,6 +7,8 @@ enum Measure {
         var seconds: Double
         var peakMB: Double
         var output: String
+        /// 0, or 1 (`lifeline` and `zstd` exit 1 when some input was bad, and the field corpus has some).
+        var exitCode: Int32
     }
 
     /// Runs `program` with its standard output sent to `output`, or captured when nil.
@@ -30,12 +32,12 @@ enum Measure {
         wait4(pid, &status, 0, &usage)
         let seconds = Date().timeIntervalSince(start)
         let exitCode = (status >> 8) & 0xff
-        // lifeline exits 1 when some input was bad: the corpus has none, but say so rather than fail.
+        // lifeline and zstd exit 1 when some input was bad (the field corpus has some): not a failure.
         guard status & 0x7f == 0, exitCode == 0 || exitCode == 1 else {
             throw BenchmarkError("\((program as NSString).lastPathComponent) \(arguments.prefix(2).joined(separator: " ")) … failed (status \(status))")
         }
         let text = output == nil ? (try? String(contentsOfFile: capture, encoding: .utf8)) ?? "" : ""
-        return Outcome(seconds: seconds, peakMB: Double(usage.ru_maxrss) / 1024, output: text)
+        return Outcome(seconds: seconds, peakMB: Double(usage.ru_maxrss) / 1024, output: text, exitCode: exitCode)
     }
 
     static func removeDatabase(_ path: String) {

@@ -2,6 +2,7 @@ import Foundation
 
 /// One measured line of the benchmark's table.
 struct ResultRow: Codable {
+    var corpus: String
     var name: String
     var seconds: Double
     var events: Int
@@ -10,17 +11,24 @@ struct ResultRow: Codable {
 
     var eventsPerSecond: Double { Double(events) / seconds }
 
-    static func table(_ rows: [ResultRow], reference: ResultRow) -> String {
-        var lines = [pad("", 30) + pad("seconds", 10) + pad("events/s", 12) + pad("MB/s", 9) + pad("× ref time", 12) + "peak RSS"]
+    /// The rows as a table, each timed against the references measured in the same run on the
+    /// same files: `× zstd -dc` and `× DuckDB` are ratios of time per event (above 1 is slower).
+    static func table(_ rows: [ResultRow], zstd: ResultRow, duckDB: ResultRow?) -> String {
+        var lines = [pad("", 34) + pad("seconds", 9) + pad("events/s", 11) + pad("MB/s", 8) + pad("× zstd -dc", 12)
+            + pad("× DuckDB", 10) + "peak RSS"]
         for row in rows {
             let megabytes = row.bytes.map { String(format: "%.1f", Double($0) / 1_000_000 / row.seconds) } ?? "-"
-            let ratio = String(format: "%.1f", row.seconds / reference.seconds * Double(reference.events) / Double(row.events))
             lines.append(
-                pad(row.name, 30) + pad(String(format: "%.2f", row.seconds), 10)
-                    + pad(String(format: "%.0f", row.eventsPerSecond), 12) + pad(megabytes, 9) + pad(ratio, 12)
+                pad(row.name, 34) + pad(String(format: "%.2f", row.seconds), 9)
+                    + pad(String(format: "%.0f", row.eventsPerSecond), 11) + pad(megabytes, 8)
+                    + pad(ratio(row, zstd), 12) + pad(duckDB.map { ratio(row, $0) } ?? "-", 10)
                     + (row.peakMB.map { String(format: "%.0f MB", $0) } ?? "-"))
         }
         return lines.joined(separator: "\n")
+    }
+
+    private static func ratio(_ row: ResultRow, _ reference: ResultRow) -> String {
+        String(format: "%.2f", reference.eventsPerSecond / row.eventsPerSecond)
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

@@ -4,6 +4,8 @@ import Foundation
 struct Tools {
     var zstd: String
     var lifeline: String
+    /// python3 with DuckDB, for the peer's row; nil where either is missing.
+    var duckDBPython: String?
 
     static func locate() throws -> Tools {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -11,13 +13,16 @@ struct Tools {
         guard FileManager.default.isExecutableFile(atPath: lifeline) else {
             throw BenchmarkError("\(lifeline) is missing: build it first (swift build -c release)")
         }
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        guard let zstd = path.split(separator: ":").map({ "\($0)/zstd" })
-            .first(where: FileManager.default.isExecutableFile(atPath:))
-        else {
+        guard let zstd = onPath("zstd") else {
             throw BenchmarkError("zstd is not on PATH: apt-get install zstd")
         }
-        return Tools(zstd: zstd, lifeline: lifeline)
+        return Tools(zstd: zstd, lifeline: lifeline, duckDBPython: DuckDBLoad.available(python: onPath("python3")))
+    }
+
+    private static func onPath(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map({ "\($0)/\(name)" })
+            .first(where: FileManager.default.isExecutableFile(atPath:))
     }
 }
 
