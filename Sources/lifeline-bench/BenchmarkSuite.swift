@@ -42,16 +42,42 @@ struct BenchmarkSuite {
             Measure.removeDatabase(halfDatabase)
             let half = try Measure.run(
                 tools.lifeline, ["ingest", "--quiet", "--json", "--db", halfDatabase] + corpus.files.prefix(corpus.files.count / 2))
+            let halfEvents = try IngestFigures(json: half.output).lines
             rows.append(ResultRow(corpus: name, name: "lifeline ingest, half corpus", seconds: half.seconds,
-                                  events: try IngestFigures(json: half.output).lines, bytes: nil, peakMB: half.peakMB))
+                                  events: halfEvents, bytes: nil, peakMB: half.peakMB))
+            let halfCheck = try Measure.run(tools.lifeline, ["check", "--quiet", "--format", "json", "--db", halfDatabase])
+            rows.append(ResultRow(corpus: name, name: "lifeline check, half corpus", seconds: halfCheck.seconds,
+                                  events: halfEvents, bytes: nil, peakMB: halfCheck.peakMB))
             Measure.removeDatabase(halfDatabase)
         }
         let check = try Measure.run(tools.lifeline, ["check", "--quiet", "--format", "json", "--db", database])
         rows.append(ResultRow(corpus: name, name: "lifeline check (store replay)", seconds: check.seconds,
                               events: ingested.lines, bytes: nil, peakMB: check.peakMB))
+        for (label, files) in [("", corpus.files), (", half corpus", Array(corpus.files.prefix(corpus.files.count / 2)))]
+        where halfCorpus || label.isEmpty {
+            let stream = try streamCheck(files)
+            rows.append(ResultRow(corpus: name, name: "lifeline check --stdin" + label, seconds: stream.outcome.seconds,
+                                  events: stream.events, bytes: nil, peakMB: stream.outcome.peakMB))
+        }
         let memory = try InMemoryReplay.measure(files: corpus.files)
         rows.append(ResultRow(corpus: name, name: "replay in memory (1 core)", seconds: memory.seconds,
                               events: memory.events, bytes: nil, peakMB: nil))
         return Results(rows: rows, zstd: zstd, duckDB: duckDB)
+    }
+
+    /// `zstd -dcf FILES | lifeline check --stdin`, as a map step over uploads would run it: the
+    /// time and peak memory of the pipeline (the larger of its two processes), and the events
+    /// replayed, from the closing line on standard error.
+    private func streamCheck(_ files: [String]) throws -> (outcome: Measure.Outcome, events: Int) {
+        let list = (scratch as NSString).appendingPathComponent("stream-files.txt")
+        try files.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let summary = (scratch as NSString).appendingPathComponent("stream-summary.txt")
+        let pipeline = "xargs -d '\\n' \(tools.zstd) -dcfq < \(list) | \(tools.lifeline) check --stdin > /dev/null 2> \(summary)"
+        let outcome = try Measure.run("/bin/sh", ["-c", pipeline])
+        let text = (try? String(contentsOfFile: summary, encoding: .utf8)) ?? ""
+        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("replayed ") }),
+              let events = Int(line.dropFirst("replayed ".count).prefix { $0.isNumber })
+        else { throw BenchmarkError("check --stdin printed no closing line: \(text.suffix(300))") }
+        return (outcome, events)
     }
 }

@@ -14,12 +14,12 @@ struct ResultRow: Codable {
     /// The rows as a table, each timed against the references measured in the same run on the
     /// same files: `× zstd -dc` and `× DuckDB` are ratios of time per event (above 1 is slower).
     static func table(_ rows: [ResultRow], zstd: ResultRow, duckDB: ResultRow?) -> String {
-        var lines = [pad("", 34) + pad("seconds", 9) + pad("events/s", 11) + pad("MB/s", 8) + pad("× zstd -dc", 12)
+        var lines = [pad("", 38) + pad("seconds", 9) + pad("events/s", 11) + pad("MB/s", 8) + pad("× zstd -dc", 12)
             + pad("× DuckDB", 10) + "peak RSS"]
         for row in rows {
             let megabytes = row.bytes.map { String(format: "%.1f", Double($0) / 1_000_000 / row.seconds) } ?? "-"
             lines.append(
-                pad(row.name, 34) + pad(String(format: "%.2f", row.seconds), 9)
+                pad(row.name, 38) + pad(String(format: "%.2f", row.seconds), 9)
                     + pad(String(format: "%.0f", row.eventsPerSecond), 11) + pad(megabytes, 8)
                     + pad(ratio(row, zstd), 12) + pad(duckDB.map { ratio(row, $0) } ?? "-", 10)
                     + (row.peakMB.map { String(format: "%.0f MB", $0) } ?? "-"))
