@@ -78,14 +78,16 @@ let package = Package(
         .testTarget(name: "TraceSynthTests", dependencies: ["TraceSynth", "TraceDecode", "Rules"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "TraceDecode"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Replay", "TraceDecode"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Replay"], exclude: ["Golden"]),
+        // Golden-file comparison shared by the test targets (a re-record always fails its test).
+        .target(name: "GoldenFiles", path: "Tests/GoldenFiles"),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Replay", "GoldenFiles"], exclude: ["Golden"]),
         .testTarget(
             name: "LifelineKitTests",
             dependencies: [
                 "LifelineKit", "TraceStore", "TraceSynth", "Replay", "Rules", "TraceDecode",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "LifelineCLITests", dependencies: ["lifeline"]),
+        .testTarget(name: "LifelineCLITests", dependencies: ["lifeline", "GoldenFiles"], exclude: ["Golden"]),
         .testTarget(name: "FuzzTests", dependencies: ["Fuzzing", "TraceDecode", "Replay", "Rules", "Reports", "TraceModel"]),
     ]
 )

@@ -1,9 +1,11 @@
 import Foundation
+import GoldenFiles
 import Reports
 import Testing
 import TraceModel
 
 @Suite struct ReportTests {
+    static let golden = Golden(beside: #filePath)
     static func ts(_ seconds: Double) -> Timestamp { Timestamp(seconds: 1_763_712_000 + seconds) }
 
     static let report: CheckReport = {
@@ -27,15 +29,15 @@ import TraceModel
     }()
 
     @Test func textReport() throws {
-        try Golden.check(TextReport.render(Self.report) + "\n", "check.txt")
+        try Self.golden.check(TextReport.render(Self.report) + "\n", "check.txt")
     }
 
     @Test func jsonReport() throws {
-        try Golden.check(try JSONReport.render(Self.report) + "\n", "check.json")
+        try Self.golden.check(try JSONReport.render(Self.report) + "\n", "check.json")
     }
 
     @Test func jsonLinesReport() throws {
-        try Golden.check(try Self.report.findings.map(JSONReport.line).joined(separator: "\n") + "\n", "check.jsonl")
+        try Self.golden.check(try Self.report.findings.map(JSONReport.line).joined(separator: "\n") + "\n", "check.jsonl")
     }
 
     @Test func noFindingsSaysSo() {

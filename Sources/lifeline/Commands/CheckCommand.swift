@@ -53,7 +53,7 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Report only this rule (repeatable); `lifeline rules` lists them.", valueName: "rule-id"))
     var rule: [String] = []
 
-    @Option(help: ArgumentHelp("Report only findings at or after this time (RFC 3339 or epoch seconds).", valueName: "time"))
+    @Option(help: ArgumentHelp("Report only findings at or after this time (a date such as 2026-11-21, RFC 3339, or epoch seconds).", valueName: "time"))
     var since: String?
 
     @Option(help: ArgumentHelp("Report only findings before this time.", valueName: "time"))

@@ -1,3 +1,4 @@
+import Foundation
 import TraceDecode
 import TraceModel
 
@@ -17,9 +18,13 @@ struct TimeWindow {
         }
     }
 
+    /// A time as logs write it, or a bare date (`2026-11-21`, midnight UTC), which is what people
+    /// type for a window; a bare date is a flag's convenience, not part of the trace format.
     private static func parse(_ text: String, flag: String) throws -> Timestamp {
-        guard let time = TimestampParser.parse(text) else {
-            throw CommandFailure.usage("\(flag): cannot read '\(text)' as a time (RFC 3339, e.g. 2026-11-21T08:00:00Z, or Unix seconds)")
+        let isDate = text.utf8.count == 10 && text.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) != nil
+        guard let time = TimestampParser.parse(isDate ? text + "T00:00:00Z" : text) else {
+            throw CommandFailure.usage(
+                "\(flag): cannot read '\(text)' as a time (a date such as 2026-11-21, RFC 3339 such as 2026-11-21T08:00:00Z, or Unix seconds)")
         }
         return time
     }

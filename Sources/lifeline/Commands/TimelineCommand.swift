@@ -30,7 +30,7 @@ struct TimelineCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
-    @Option(help: ArgumentHelp("Show only events at or after this time (RFC 3339 or epoch seconds).", valueName: "time"))
+    @Option(help: ArgumentHelp("Show only events at or after this time (a date such as 2026-11-21, RFC 3339, or epoch seconds).", valueName: "time"))
     var since: String?
 
     @Option(help: ArgumentHelp("Show only events before this time.", valueName: "time"))
