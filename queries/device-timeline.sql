@@ -1,5 +1,6 @@
 -- Postmortem: what did one device do, event by event, and what broke where?
--- Set the device first, in the sqlite3 shell: .parameter set :device 'DEVICE-ID'
+-- Parameters:
+--   device    the device id: `lifeline query device-timeline --param device=ID`, or in the sqlite3 shell .parameter set :device 'ID'
 -- Columns:
 --   time      the event's time, UTC, with milliseconds
 --   launch    the process launch (a new id after every process start)

@@ -1,3 +1,4 @@
+import Reports
 import TraceModel
 
 /// Writes an ``Event`` back as one trace line, for the decoder's round-trip invariant: decoding
@@ -11,9 +12,9 @@ enum EventLine {
         var members: [String] = []
         if let attrs = event.attrs, attrs.count > 2 { members.append(String(attrs.dropFirst().dropLast())) }
         members.append("\"ts\":" + epochSeconds(event.ts))
-        members.append("\"device\":" + quoted(event.device))
-        members.append("\"launch\":" + quoted(event.launch))
-        members.append("\"event\":" + quoted(event.name))
+        members.append("\"device\":" + JSONText.quoted(event.device))
+        members.append("\"launch\":" + JSONText.quoted(event.launch))
+        members.append("\"event\":" + JSONText.quoted(event.name))
         if let seq = event.seq { members.append("\"seq\":\(seq)") }
         if let mono = event.mono { members.append("\"mono\":\(mono)") }
         if let task = event.task { members.append("\"task\":\(task)") }
@@ -23,7 +24,7 @@ enum EventLine {
             ("process", event.process), ("phase", event.phase), ("reason", event.reason), ("cause", event.cause),
             ("identifier", event.identifier), ("call", event.call), ("result", event.result),
         ]
-        for (key, value) in texts { if let value { members.append("\"\(key)\":" + quoted(value)) } }
+        for (key, value) in texts { if let value { members.append("\"\(key)\":" + JSONText.quoted(value)) } }
         return "{" + members.joined(separator: ",") + "}"
     }
 
@@ -35,19 +36,4 @@ enum EventLine {
             + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 
-    /// A JSON string: quotes, backslashes and control characters escaped.
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
 }

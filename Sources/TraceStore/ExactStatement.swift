@@ -75,7 +75,7 @@ enum ExactStatement {
     }
 
     /// Texts whose length does not fit SQLite's `int` are refused rather than cut.
-    private static func bind(_ text: String, to stmt: OpaquePointer, at index: Int32) -> Int32 {
+    static func bind(_ text: String, to stmt: OpaquePointer, at index: Int32) -> Int32 {
         var text = text
         return text.withUTF8 { bytes in
             guard let length = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }

@@ -11,5 +11,8 @@ struct Lifeline: ParsableCommand {
             replay them against Apple's documented sequences, and ask the database anything.
             """,
         version: LifelineVersion.current,
-        subcommands: [IngestCommand.self, CheckCommand.self, TimelineCommand.self, RulesCommand.self, GenerateCommand.self])
+        subcommands: [
+            IngestCommand.self, CheckCommand.self, TimelineCommand.self, QueryCommand.self, RulesCommand.self,
+            GenerateCommand.self,
+        ])
 }

@@ -19,7 +19,7 @@ import Testing
         return (database, directory)
     }()
 
-    @Test(arguments: [[], ["ingest"], ["check"], ["timeline"], ["rules"], ["generate"]])
+    @Test(arguments: [[], ["ingest"], ["check"], ["timeline"], ["query"], ["rules"], ["generate"]])
     func help(_ command: [String]) throws {
         let result = try CLI.run(command + ["--help"])
         #expect(result.status == 0)

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// `lifeline query`: canned queries by name, files and inline SQL on a read-only connection,
+/// exact output for scripts, and one clear line for each mistake.
+@Suite(.serialized) struct QueryCommandTests {
+    static let database: String = {
+        let directory = (try? CLI.temporaryDirectory()) ?? FileManager.default.temporaryDirectory
+        let path = directory.appendingPathComponent("query.db").path
+        _ = try? CLI.run(["check", "--quiet", "--db", path, CLI.root.appendingPathComponent("traces").path])
+        return path
+    }()
+
+    static func query(_ arguments: [String], in directory: URL? = CLI.root) throws -> CLI.Result {
+        try CLI.run(["query", "--db", database] + arguments, in: directory)
+    }
+
+    @Test func theListNamesEveryCannedQueryWithItsQuestionAndParameters() throws {
+        let result = try CLI.run(["query", "--list"], in: CLI.root)
+        #expect(result.status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("queries").path)
+            .filter { $0.hasSuffix(".sql") }
+        for file in files {
+            let sql = try String(contentsOf: CLI.root.appendingPathComponent("queries/\(file)"), encoding: .utf8)
+            let question = sql.split(separator: "\n")[0].dropFirst(3)
+            #expect(result.stdout.contains("\(file.dropLast(4))\n  \(question)"), "\(file)")
+        }
+        #expect(result.stdout.contains("parameters: --param device=…"))
+    }
+
+    @Test func aCannedQueryRunsByNameFromAnyDirectory() throws {
+        // From elsewhere, the queries/ of the checkout the executable was built in are found.
+        let elsewhere = try CLI.temporaryDirectory()
+        let result = try Self.query(["terminations", "--format", "csv"], in: elsewhere)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first == "reason,app_version,os,terminations,devices")
+        #expect(lines.count > 2)
+    }
+
+    @Test func valuesKeepTheirTypesInJSONAndAreQuotedInCSV() throws {
+        let sql = #"SELECT 1 AS i, 1.5 AS r, 'a"b,c' AS t, NULL AS n, x'00ff' AS b, 2 AS i"#
+        let json = try Self.query([sql, "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout == #"[\#n  {"i":1,"r":1.5,"t":"a\"b,c","n":null,"b":"x'00ff'","i:2":2}\#n]\#n"#)
+        let csv = try Self.query([sql, "--format", "csv"])
+        #expect(csv.stdout == "i,r,t,n,b,i\n1,1.5,\"a\"\"b,c\",,x'00ff',2\n")
+        let jsonl = try Self.query(["SELECT 'x' AS a UNION ALL SELECT 'y'", "--format", "jsonl"])
+        #expect(jsonl.stdout == "{\"a\":\"x\"}\n{\"a\":\"y\"}\n")
+    }
+
+    @Test func aTableAlignsNumbersAndMarksCutCells() throws {
+        let result = try Self.query(["SELECT 'abcdefghijklmnop' AS long, 7 AS n UNION ALL SELECT 'x', 1234", "--width", "8"])
+        #expect(result.stdout == "long         n\n--------  ----\nabcdefg…     7\nx         1234\n(2 rows)\n")
+    }
+
+    @Test func parametersAreBound() throws {
+        let device = try CLI.sqlite(Self.database, "SELECT name FROM devices ORDER BY name LIMIT 1")
+        let named = try Self.query(["device-timeline", "--param", "device=\(device)", "--format", "csv"])
+        #expect(named.status == 0, "\(named.stderr)")
+        let events = try CLI.sqlite(Self.database, "SELECT count(*) FROM events WHERE device = '\(device)'")
+        #expect(named.stdout.split(separator: "\n").count == (Int(events) ?? 0) + 1)
+        let number = try Self.query(["SELECT :n + 1 AS next", "--param", ":n=41", "--format", "csv"])
+        #expect(number.stdout == "next\n42\n")
+    }
+
+    @Test(arguments: [
+        (["DELETE FROM files"], 2, "would change the database"),
+        (["SELECT 1; SELECT 2"], 2, "more than one statement"),
+        (["SELEC 1"], 2, "syntax error"),
+        (["device-timeline"], 64, "needs --param device=VALUE"),
+        (["no-such-query"], 64, "no canned query named 'no-such-query'"),
+        (["--param", "x", "SELECT 1"], 64, "--param x: write it as NAME=VALUE"),
+    ])
+    func mistakesGetOneLineAndLeaveTheStoreUntouched(_ arguments: [String], status: Int32, message: String) throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: Self.database))
+        let result = try Self.query(arguments)
+        #expect(result.status == status)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(message), "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: Self.database)) == before)
+    }
+
+    @Test func aMissingDatabaseIsNotCreated() throws {
+        let directory = try CLI.temporaryDirectory()
+        let result = try CLI.run(["query", "--db", "none.db", "SELECT 1"], in: directory)
+        #expect(result.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("none.db").path))
+    }
+}
