@@ -19,7 +19,7 @@ import Testing
         return (database, directory)
     }()
 
-    @Test(arguments: [[], ["ingest"], ["check"], ["timeline"], ["query"], ["rules"], ["generate"]])
+    @Test(arguments: [[], ["ingest"], ["check"], ["timeline"], ["export"], ["query"], ["rules"], ["generate"]])
     func help(_ command: [String]) throws {
         let result = try CLI.run(command + ["--help"])
         #expect(result.status == 0)
@@ -58,6 +58,14 @@ import Testing
         ])
         #expect(result.status == 0)
         try Self.golden.check(Self.stable(result.stdout, Self.sample.directory), "timeline.\(format == "text" ? "txt" : format)")
+    }
+
+    @Test(arguments: ["chrome-trace", "jsonl"])
+    func export(_ format: String) throws {
+        let launch = "1bb36896-d146-cc9d-9426-ad5decf5ae4a"
+        let result = try CLI.run(["export", Self.device, "--launch", launch, "--db", Self.sample.database, "--format", format])
+        #expect(result.status == 0, "\(result.stderr)")
+        try Self.golden.check(result.stdout, "export.\(format == "jsonl" ? "jsonl" : "json")")
     }
 
     @Test(arguments: [["rules"], ["rules", "--format", "json"], ["rules", "bgtask-refresh-overrun"]])
