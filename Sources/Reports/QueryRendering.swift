@@ -91,7 +91,7 @@ extension QueryValue {
     }
 
     /// The value as the `sqlite3` shell prints it: NULL as nothing, a blob as `x'…'` hex.
-    var plainText: String {
+    public var plainText: String {
         switch self {
         case .null: ""
         case .integer(let value): String(value)

@@ -12,7 +12,8 @@ struct Lifeline: ParsableCommand {
             """,
         version: LifelineVersion.current,
         subcommands: [
-            IngestCommand.self, CheckCommand.self, TimelineCommand.self, ExportCommand.self, QueryCommand.self, RulesCommand.self,
+            IngestCommand.self, CheckCommand.self, TimelineCommand.self, ExportCommand.self, QueryCommand.self, ReportCommand.self,
+            RulesCommand.self,
             GenerateCommand.self,
         ])
 }

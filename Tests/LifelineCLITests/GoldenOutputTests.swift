@@ -19,7 +19,7 @@ import Testing
         return (database, directory)
     }()
 
-    @Test(arguments: [[], ["ingest"], ["check"], ["timeline"], ["export"], ["query"], ["rules"], ["generate"]])
+    @Test(arguments: [[], ["ingest"], ["check"], ["timeline"], ["export"], ["query"], ["report"], ["rules"], ["generate"]])
     func help(_ command: [String]) throws {
         let result = try CLI.run(command + ["--help"])
         #expect(result.status == 0)
@@ -68,6 +68,22 @@ import Testing
         try Self.golden.check(result.stdout, "export.\(format == "jsonl" ? "jsonl" : "json")")
     }
 
+    /// A database of `traces/` with exactly one check run, so that the report's run numbers and
+    /// "the run before" do not depend on which other tests ran `check` first.
+    static let checkedOnce: (database: String, directory: URL) = {
+        let directory = (try? CLI.temporaryDirectory()) ?? FileManager.default.temporaryDirectory
+        let database = directory.appendingPathComponent("lifeline.db").path
+        _ = try? CLI.run(["check", "--quiet", "--db", database, traces])
+        return (database, directory)
+    }()
+
+    @Test(arguments: ["markdown", "junit", "json"])
+    func report(_ format: String) throws {
+        let result = try CLI.run(["report", "--db", Self.checkedOnce.database, "--format", format])
+        #expect(result.status == 0, "\(result.stderr)")
+        try Self.golden.check(Self.stable(result.stdout, Self.checkedOnce.directory), "report.\(["markdown": "md", "junit": "xml"][format] ?? format)")
+    }
+
     @Test(arguments: [["rules"], ["rules", "--format", "json"], ["rules", "bgtask-refresh-overrun"]])
     func rules(_ command: [String]) throws {
         let result = try CLI.run(command)
@@ -82,6 +98,9 @@ import Testing
             (#"in \d+\.\d+ s"#, "in S s"),
             (#"\(\d+k? lines/s, \d+\.\d+ MB/s\)"#, "(R lines/s, R MB/s)"),
             (#""(wallSeconds|eventsPerSecond|seconds)"( ?: ?)[0-9.e+-]+"#, "\"$1\"$20"),
+            // When the check ran and with which version.
+            (#"latest check \d{4}-[0-9T:.-]+Z, Lifeline [^)]+\)"#, "latest check T, Lifeline V)"),
+            (#""(finishedAt|version)" : "[^"]*""#, "\"$1\" : \"X\""),
         ]
         for (pattern, replacement) in patterns {
             text = text.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)

@@ -1,0 +1,96 @@
+import Reports
+import Rules
+import TraceModel
+import TraceStore
+
+/// Reads a ``FleetSummary`` out of a store: the `runs` and `findings` of the latest `check`, and
+/// the terminations in `events`, in the window asked for. A finding's app version and OS are its
+/// launch's (from the launch's first event), so `--app-version` picks whole launches.
+public struct FleetSummaryBuilder {
+    public var samplesPerRule = 3
+    public var top = 10
+
+    public init() {}
+
+    public func summary(of store: Store, window: FleetSummary.Window, since: Timestamp?, until: Timestamp?) throws -> FleetSummary {
+        let parameters = [
+            "since": String(since?.microseconds ?? .min), "until": String(until?.microseconds ?? .max),
+            "app": window.app ?? "", "version": window.appVersion ?? "",
+        ]
+        func rows(_ sql: String, _ extra: [String: String] = [:]) throws -> [[QueryValue]] {
+            try store.query(sql, parameters: parameters.merging(extra) { $1 }).rows
+        }
+        let runs = try rows("SELECT id, finished_at, version, devices, events, findings FROM runs ORDER BY id DESC LIMIT 2")
+            .map { FleetSummary.Run(id: $0[0].integer, finishedAt: $0[1].text, version: $0[2].text,
+                                    devices: Int($0[3].integer), events: Int($0[4].integer), findings: Int($0[5].integer)) }
+        let events = try rows("SELECT count(*) FROM events e WHERE \(Self.eventWindow)").first?[0].integer ?? 0
+        let bySeverity = try rows(Self.scoped + "SELECT severity, count(*) FROM scoped GROUP BY severity")
+        let sections = try rows(Self.scoped + """
+            SELECT rule, category, severity, count(*), count(DISTINCT device) FROM scoped
+            GROUP BY rule ORDER BY count(*) DESC, rule
+            """).map { row in
+                let rule = row[0].text
+                let samples = try rows(Self.scoped + """
+                    SELECT strftime('%Y-%m-%dT%H:%M:%fZ', ts / 1e6, 'unixepoch'), device, launch, message FROM scoped
+                    WHERE rule = :rule ORDER BY ts, device LIMIT \(samplesPerRule)
+                    """, ["rule": rule]).map { FleetSummary.Sample(ts: $0[0].text, device: $0[1].text, launch: $0[2].text, message: $0[3].text) }
+                let declared = RuleCatalog.rule(id: rule)
+                return FleetSummary.RuleSection(
+                    rule: rule, category: row[1].text, severity: row[2].text, summary: declared?.summary ?? "",
+                    source: declared?.source ?? "", findings: Int(row[3].integer), devices: Int(row[4].integer), samples: samples)
+            }
+        let counts = { (sql: String) in try rows(sql).map { FleetSummary.Count(name: $0[0].text, count: Int($0[1].integer), detail: $0.count > 2 ? $0[2].text : nil) } }
+        return FleetSummary(
+            database: store.path, window: window, latestRun: runs.first, previousRun: runs.dropFirst().first,
+            events: Int(events), findings: bySeverity.reduce(0) { $0 + Int($1[1].integer) },
+            findingsBySeverity: Dictionary(uniqueKeysWithValues: bySeverity.map { ($0[0].text, Int($0[1].integer)) }),
+            rules: sections,
+            perDay: try counts(Self.scoped + """
+                SELECT date(ts / 1e6, 'unixepoch') AS day, count(*), rule FROM scoped GROUP BY day, rule ORDER BY day, rule
+                """),
+            terminations: try counts("""
+                SELECT coalesce(e.reason, '(none)'), count(*),
+                       sum(EXISTS (SELECT 1 FROM findings x WHERE x.rule = 'termination-explained'
+                                   AND x.device = e.device AND x.launch = e.launch AND x.ts = e.ts))
+                FROM events e WHERE e.event = 'terminate' AND \(Self.eventWindow)
+                GROUP BY e.reason ORDER BY count(*) DESC, e.reason
+                """),
+            topDevices: try counts(Self.scoped + "SELECT device, count(*) FROM scoped GROUP BY device ORDER BY count(*) DESC, device LIMIT \(top)"),
+            topVersions: try counts(Self.scoped + "SELECT coalesce(app_version, '(none)'), count(*) FROM scoped GROUP BY app_version ORDER BY count(*) DESC, app_version LIMIT \(top)"),
+            topOSReleases: try counts(Self.scoped + "SELECT coalesce(os, '(none)'), count(*) FROM scoped GROUP BY os ORDER BY count(*) DESC, os LIMIT \(top)"))
+    }
+
+    /// The latest findings in the window, each with its launch's app, version and OS.
+    private static let scoped = """
+        WITH scoped AS (
+            SELECT f.*, c.app, c.app_version, c.os
+            FROM findings f
+            JOIN devices d ON d.name = f.device
+            JOIN launches l ON l.device_id = d.id AND l.name = f.launch
+            JOIN event_rows e ON e.id = (SELECT min(id) FROM event_rows WHERE id >= (l.id << 32) AND id < ((l.id + 1) << 32))
+            JOIN contexts c ON c.id = e.context_id
+            WHERE f.ts >= :since AND f.ts < :until AND (:app = '' OR c.app = :app) AND (:version = '' OR c.app_version = :version)
+        )
+
+        """
+
+    private static let eventWindow = "e.ts >= :since AND e.ts < :until AND (:app = '' OR e.app = :app) AND (:version = '' OR e.app_version = :version)"
+}
+
+extension QueryValue {
+    fileprivate var integer: Int64 {
+        switch self {
+        case .integer(let value): value
+        case .real(let value): Int64(exactly: value.rounded()) ?? 0
+        default: 0
+        }
+    }
+
+    fileprivate var text: String {
+        switch self {
+        case .text(let value): value
+        case .null: ""
+        default: plainText
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import LifelineKit
+import Reports
+import Rules
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Summarise the latest check for a scheduled job: markdown, JUnit XML or JSON.",
+        discussion: """
+            Reads the findings of the latest `lifeline check` (run it first) and the events of the \
+            store, without writing: totals and the change since the run before, findings by rule \
+            with the rule's documentation and examples, findings per rule per day, how processes \
+            ended and how many background kills a finding explains, and the devices, app versions \
+            and OS releases with the most findings.
+
+            markdown is for a pull request or a chat post; junit is JUnit XML for CI dashboards \
+            (one test case per rule, each finding a failure); json is the same content for \
+            programs (the FleetSummary schema in the README).
+
+            Exit codes: 0 written; 2 the database could not be read or the output not written; \
+            3 nothing to report: no check has been run, or the window holds no events; 64 the \
+            command line is wrong.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case markdown, junit, json
+    }
+
+    @Option(help: "Output format: markdown, junit or json.")
+    var format: Format = .markdown
+
+    @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Only findings and events at or after this time (a date such as 2026-11-21, RFC 3339, or epoch seconds).", valueName: "time"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Only findings and events before this time.", valueName: "time"))
+    var until: String?
+
+    @Option(help: ArgumentHelp("Only this app (bundle id).", valueName: "bundle-id"))
+    var app: String?
+
+    @Option(name: .customLong("app-version"), help: ArgumentHelp("Only launches of this app version.", valueName: "version"))
+    var appVersion: String?
+
+    @OptionGroup var database: DatabaseOption
+
+    func validate() throws {
+        try CommandFailure.reporting { _ = try TimeWindow(since: since, until: until) }
+    }
+
+    func run() throws {
+        try CommandFailure.reporting {
+            let window = try TimeWindow(since: since, until: until)
+            let store = try database.open(.readOnly)
+            let summary: FleetSummary
+            do {
+                summary = try FleetSummaryBuilder().summary(
+                    of: store, window: FleetSummary.Window(since: since, until: until, app: app, appVersion: appVersion),
+                    since: window.since, until: window.until)
+            } catch {
+                throw CommandFailure.unreadable("\(error)")
+            }
+            guard summary.latestRun != nil else {
+                throw CommandFailure.nothingToCheck("no check has been run on \(database.path): run `lifeline check\(database.argument)` first")
+            }
+            guard summary.events > 0 else {
+                throw CommandFailure.nothingToCheck("no events in \(database.path) match the window and filters given")
+            }
+            let text: String
+            switch format {
+            case .markdown: text = summary.markdown()
+            case .junit: text = summary.junit(ruleIDs: RuleCatalog.rules.map(\.id))
+            case .json: text = try summary.json()
+            }
+            guard let output else {
+                print(text, terminator: "")
+                return
+            }
+            do {
+                try text.write(toFile: output, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure.unreadable("cannot write \(output): \(error.localizedDescription)")
+            }
+        }
+    }
+}
