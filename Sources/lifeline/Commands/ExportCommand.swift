@@ -64,15 +64,7 @@ struct ExportCommand: ParsableCommand {
                 throw database.nothingToCheck(devices: [device], inWindow: false)
             }
             let text = format == .chromeTrace ? trace.render() : lines.map { $0 + "\n" }.joined()
-            guard let output else {
-                print(text, terminator: "")
-                return
-            }
-            do {
-                try text.write(toFile: output, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure.unreadable("cannot write \(output): \(error.localizedDescription)")
-            }
+            try OutputDestination.write(text, to: output)
         }
     }
 }

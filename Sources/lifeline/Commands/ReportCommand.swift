@@ -76,15 +76,7 @@ struct ReportCommand: ParsableCommand {
             case .junit: text = summary.junit(ruleIDs: RuleCatalog.rules.map(\.id))
             case .json: text = try summary.json()
             }
-            guard let output else {
-                print(text, terminator: "")
-                return
-            }
-            do {
-                try text.write(toFile: output, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure.unreadable("cannot write \(output): \(error.localizedDescription)")
-            }
+            try OutputDestination.write(text, to: output)
         }
     }
 }
