@@ -93,6 +93,21 @@ public struct FleetSummary: Sendable, Hashable, Codable {
         }
     }
 
+    /// How a callback's durations spread, against its budget.
+    public struct Histogram: Sendable, Hashable, Codable {
+        /// What was measured, e.g. `didEnterBackground`.
+        public var name: String
+        public var budgetSeconds: Double?
+        /// One count per bin, `name` holding the bin's upper bound in seconds (the last bin is open).
+        public var bins: [Count]
+
+        public init(name: String, budgetSeconds: Double?, bins: [Count]) {
+            self.name = name
+            self.budgetSeconds = budgetSeconds
+            self.bins = bins
+        }
+    }
+
     public var database: String
     public var window: Window
     public var latestRun: Run?
@@ -109,6 +124,8 @@ public struct FleetSummary: Sendable, Hashable, Codable {
     public var topDevices: [Count]
     public var topVersions: [Count]
     public var topOSReleases: [Count]
+    /// Durations of callbacks logged with begin and end, against their budgets.
+    public var durations: [Histogram] = []
 
     public init(
         database: String, window: Window, latestRun: Run?, previousRun: Run?, events: Int, findings: Int,

@@ -77,7 +77,7 @@ import Testing
         return (database, directory)
     }()
 
-    @Test(arguments: ["markdown", "junit", "json"])
+    @Test(arguments: ["html", "markdown", "junit", "json"])
     func report(_ format: String) throws {
         let result = try CLI.run(["report", "--db", Self.checkedOnce.database, "--format", format])
         #expect(result.status == 0, "\(result.stderr)")

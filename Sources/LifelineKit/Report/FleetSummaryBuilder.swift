@@ -39,8 +39,11 @@ public struct FleetSummaryBuilder {
                     rule: rule, category: row[1].text, severity: row[2].text, summary: declared?.summary ?? "",
                     source: declared?.source ?? "", findings: Int(row[3].integer), devices: Int(row[4].integer), samples: samples)
             }
+        let durations = [FleetSummary.Histogram(
+            name: "didEnterBackground", budgetSeconds: 5,
+            bins: try rows(Self.didEnterBackgroundBins).map { FleetSummary.Count(name: $0[0].text, count: Int($0[1].integer)) })]
         let counts = { (sql: String) in try rows(sql).map { FleetSummary.Count(name: $0[0].text, count: Int($0[1].integer), detail: $0.count > 2 ? $0[2].text : nil) } }
-        return FleetSummary(
+        var summary = FleetSummary(
             database: store.path, window: window, latestRun: runs.first, previousRun: runs.dropFirst().first,
             events: Int(events), findings: bySeverity.reduce(0) { $0 + Int($1[1].integer) },
             findingsBySeverity: Dictionary(uniqueKeysWithValues: bySeverity.map { ($0[0].text, Int($0[1].integer)) }),
@@ -58,7 +61,37 @@ public struct FleetSummaryBuilder {
             topDevices: try counts(Self.scoped + "SELECT device, count(*) FROM scoped GROUP BY device ORDER BY count(*) DESC, device LIMIT \(top)"),
             topVersions: try counts(Self.scoped + "SELECT coalesce(app_version, '(none)'), count(*) FROM scoped GROUP BY app_version ORDER BY count(*) DESC, app_version LIMIT \(top)"),
             topOSReleases: try counts(Self.scoped + "SELECT coalesce(os, '(none)'), count(*) FROM scoped GROUP BY os ORDER BY count(*) DESC, os LIMIT \(top)"))
+        summary.durations = durations
+        return summary
     }
+
+    /// Upper bounds of the duration bins, in seconds; the last bin holds everything above.
+    private static let histogramBounds = [0.1, 0.25, 0.5, 1, 2, 3, 4, 5, 6, 8, 10, 20]
+
+    /// `didEnterBackground` durations (mono when both ends carry it) counted per bin, every bin
+    /// present (an empty one counts 0), named by its upper bound (`>20` for the last).
+    private static let didEnterBackgroundBins: String = {
+        let bounds = histogramBounds.map { "SELECT \($0) AS bound" }.joined(separator: " UNION ALL ")
+        return """
+            WITH calls AS (
+                SELECT phase, ts, mono, lead(phase) OVER w AS next_phase, lead(ts) OVER w AS next_ts, lead(mono) OVER w AS next_mono
+                FROM events e
+                WHERE e.event = 'didEnterBackground' AND \(eventWindow)
+                WINDOW w AS (PARTITION BY device, launch ORDER BY seq, ts)
+            ),
+            durations AS (
+                SELECT coalesce(next_mono - mono, (next_ts - ts) / 1e6) AS seconds FROM calls
+                WHERE phase = 'begin' AND next_phase = 'end'
+            ),
+            bins AS (SELECT bound FROM (\(bounds)) UNION ALL SELECT NULL)
+            SELECT coalesce(CAST(b.bound AS TEXT), '>' || \(histogramBounds.last ?? 0)),
+                   (SELECT count(*) FROM durations d
+                    WHERE (b.bound IS NULL AND d.seconds > \(histogramBounds.last ?? 0))
+                       OR (d.seconds <= b.bound AND d.seconds > coalesce((SELECT max(bound) FROM bins x WHERE x.bound < b.bound), -1e18)))
+            FROM bins b
+            """
+    }()
+
 
     /// The latest findings in the window, each with its launch's app, version and OS.
     private static let scoped = """

@@ -7,7 +7,7 @@ import Rules
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Summarise the latest check for a scheduled job: markdown, JUnit XML or JSON.",
+        abstract: "Summarise the latest check for a scheduled job: HTML, markdown, JUnit XML or JSON.",
         discussion: """
             Reads the findings of the latest `lifeline check` (run it first) and the events of the \
             store, without writing: totals and the change since the run before, findings by rule \
@@ -15,7 +15,8 @@ struct ReportCommand: ParsableCommand {
             ended and how many background kills a finding explains, and the devices, app versions \
             and OS releases with the most findings.
 
-            markdown is for a pull request or a chat post; junit is JUnit XML for CI dashboards \
+            html is one self-contained page with charts (no network, no scripts) to mail or \
+            forward; markdown is for a pull request or a chat post; junit is JUnit XML for CI dashboards \
             (one test case per rule, each finding a failure); json is the same content for \
             programs (the FleetSummary schema in the README).
 
@@ -25,10 +26,10 @@ struct ReportCommand: ParsableCommand {
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case markdown, junit, json
+        case html, markdown, junit, json
     }
 
-    @Option(help: "Output format: markdown, junit or json.")
+    @Option(help: "Output format: html, markdown, junit or json.")
     var format: Format = .markdown
 
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
@@ -72,6 +73,7 @@ struct ReportCommand: ParsableCommand {
             }
             let text: String
             switch format {
+            case .html: text = summary.html()
             case .markdown: text = summary.markdown()
             case .junit: text = summary.junit(ruleIDs: RuleCatalog.rules.map(\.id))
             case .json: text = try summary.json()
