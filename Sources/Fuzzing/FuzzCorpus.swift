@@ -1,5 +1,6 @@
 import Replay
 import Rules
+import TraceModel
 import TraceSynth
 
 /// What the fuzzer starts from: real lines (a generated day of a few devices, every line of

@@ -47,7 +47,8 @@ public final class DeviceReplayer {
     /// function into a borrowed one and then copies the event into `lastEvent`, and copying an
     /// event's strings was among the largest costs in the replay's profile.
     func receive(swapping event: inout Event, emit: (Finding) -> Void) {
-        let (kind, ordinal) = EventKind.lookup(event.name)
+        let kind = event.kind
+        let ordinal = kind.ordinal
         let launch = launchState(for: event)
         let context = ReplayContext(device: state, launch: launch)
         // Indexing the tables in place: copying a `Dispatch` per event would retain its arrays.

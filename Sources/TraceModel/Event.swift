@@ -10,8 +10,10 @@ public struct Event: Sendable, Hashable {
     public var device: String
     /// Opaque id of one process lifetime.
     public var launch: String
-    /// The event name (`"launch"`, `"bgtask.complete"`, …).
-    public var name: String
+    /// What the event is: its name as a closed set, which the replay switches over.
+    public private(set) var kind: EventKind
+    /// The name's text when it is none of the known ones (``kind`` is ``EventKind/other``).
+    private var otherName: String?
     /// Per-launch counter that orders events whose `ts` tie or run backwards.
     public var seq: Int64?
     /// Monotonic seconds since boot; durations prefer it over `ts`.
@@ -38,7 +40,6 @@ public struct Event: Sendable, Hashable {
     /// The event's row id in the store (`events.id`), when it was read from one.
     public var rowID: Int64?
 
-    @inlinable
     public init(
         ts: Timestamp, device: String, launch: String, name: String, seq: Int64? = nil,
         mono: Double? = nil, app: String? = nil, appVersion: String? = nil, os: String? = nil,
@@ -49,7 +50,8 @@ public struct Event: Sendable, Hashable {
         self.ts = ts
         self.device = device
         self.launch = launch
-        self.name = name
+        kind = EventKind(name: name)
+        otherName = kind == .other ? name : nil
         self.seq = seq
         self.mono = mono
         self.app = app
@@ -71,6 +73,18 @@ public struct Event: Sendable, Hashable {
 }
 
 extension Event {
+    /// The event name (`"launch"`, `"bgtask.complete"`, …). Kept as its ``kind``, and as text
+    /// only when it is not a known one: a known name's text is the kind's static raw value, so an
+    /// event holds no reference for it and its kind is looked up once, not at every replay.
+    /// Copying events was the largest cost in the replay's profile.
+    public var name: String {
+        get { otherName ?? kind.rawValue }
+        set {
+            kind = EventKind(name: newValue)
+            otherName = kind == .other ? newValue : nil
+        }
+    }
+
     /// True for events of an app extension process (`process` = `extension:…`).
     public var isExtension: Bool { process?.hasPrefix("extension:") ?? false }
 }

@@ -161,7 +161,7 @@ final class BackgroundSequenceCheck: Check {
         }
         let forWhat = way == .launch ? "launched" : "resumed"
         let causeName = cause?.rawValue ?? "the event"
-        let kind = EventKind(name: event.name)
+        let kind = event.kind
         switch (step, kind) {
         case (.awaitingDidEnterBackground, .snapshot):
             return "\(came) came before didEnterBackground after \(after); hide sensitive UI in "

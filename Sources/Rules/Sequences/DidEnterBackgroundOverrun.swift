@@ -56,7 +56,7 @@ extension Obligation {
                 let seconds = breach.seconds.map { SecondsText.seconds($0, decimals: 3, trimmed: true) } ?? "?"
                 let budget = breach.budgetSeconds.map { SecondsText.seconds($0, decimals: 3, trimmed: true) } ?? "5 s"
                 let began = breach.opening.map { " (begun at \($0.ts))" } ?? ""
-                let head = breach.at.name == "didEnterBackground"
+                let head = breach.at.kind == .didEnterBackground
                     ? "didEnterBackground took \(seconds)\(began), over its \(budget) budget"
                     : "didEnterBackground\(began) had not returned after \(seconds) when \(breach.at.name) came at \(breach.at.ts), over its \(budget) budget"
                 return head + "; return from applicationDidEnterBackground(_:) quickly and move longer work into "

@@ -28,7 +28,7 @@ extension Obligation {
         ],
         expired: Report(.bgtaskExpired) { breach in
             let task = BGTaskBudget.describe(breach.opening)
-            if breach.at.name == EventKind.bgtaskComplete.rawValue {
+            if breach.at.kind == .bgtaskComplete {
                 return "Task \(task) was completed \(SecondsText.seconds(breach.seconds)) after its expiration handler "
                     + "ran; the grace is \(SecondsText.seconds(breach.budgetSeconds)). Call "
                     + "setTaskCompleted(success: false) from the expiration handler itself."

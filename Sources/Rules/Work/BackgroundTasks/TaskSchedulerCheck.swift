@@ -27,7 +27,7 @@ final class TaskSchedulerCheck: Check {
             checkPermitted(event, call: "submitted", context: context)
         case .bgtaskLaunch:
             // Only a launch replayed from its start shows every registration.
-            guard let identifier = event.identifier, launch.firstEvent.name == EventKind.launch.rawValue,
+            guard let identifier = event.identifier, launch.firstEvent.kind == .launch,
                   !launch.registered.contains(identifier)
             else { return }
             context.report(

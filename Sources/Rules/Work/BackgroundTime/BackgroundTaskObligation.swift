@@ -23,7 +23,7 @@ extension Obligation {
         ],
         expired: Report(.backgroundTaskExpired) { breach in
             let task = "\(breach.opening?.task ?? 0)\(WorkText.name(of: breach.opening))"
-            if breach.at.name == EventKind.endBackgroundTask.rawValue {
+            if breach.at.kind == .endBackgroundTask {
                 return "Background task \(task) was ended \(SecondsText.seconds(breach.seconds)) after its expiration "
                     + "handler ran; the grace is \(SecondsText.seconds(breach.budgetSeconds)). Call "
                     + "endBackgroundTask(_:) from the expiration handler itself."

@@ -18,7 +18,7 @@ final class URLSessionRecreationCheck: Check {
             return
         }
         // Only a launch replayed from its start shows every session it created.
-        guard context.launch.firstEvent.name == EventKind.launch.rawValue,
+        guard context.launch.firstEvent.kind == .launch,
               created.insert(identifier).inserted
         else { return }
         context.report(

@@ -1,7 +1,6 @@
-import TraceModel
-
 /// The event names of trace format v1, as a closed set the replay can switch over quickly.
-/// Names it does not know map to ``other`` and are passed over by every rule.
+/// Names it does not know map to ``other`` and are passed over by every rule. An ``Event`` keeps
+/// its kind rather than its name's text (see ``Event/name``).
 public enum EventKind: String, Sendable, CaseIterable, Hashable {
     case launch, willFinishLaunching, restoreState, didFinishLaunching, didBecomeActive
     case willResignActive, didEnterBackground, willEnterForeground, willTerminate, memoryWarning
@@ -33,17 +32,19 @@ public enum EventKind: String, Sendable, CaseIterable, Hashable {
     case other
 
     public init(name: String) {
-        self = EventKindTable.shared.lookup(name).kind
+        self = EventKindTable.shared.lookup(name)
     }
 
-    /// The kind of an event name together with its position in ``allCases``, in one table probe: the
-    /// replay's dispatch needs both for every event.
-    static func lookup(_ name: String) -> (kind: EventKind, ordinal: Int) {
-        EventKindTable.shared.lookup(name)
-    }
+    /// The position of this kind in ``allCases``, which indexes the replay's dispatch tables.
+    ///
+    /// A payload-free enum is stored as its case's index in declaration order, which is also the
+    /// order of ``allCases``, so the conversion is one byte read (a switch with a case per kind
+    /// would say the same at length); `EventKindTests` checks the equality for every case.
+    @inlinable
+    public var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 }
 
-/// Name → kind lookup for the replay's hot loop: an FNV-1a hash of the UTF-8 bytes into a
+/// Name → kind lookup, done once per event as it is made (decoded or read from the store): an FNV-1a hash of the UTF-8 bytes into a
 /// small open-addressed table, confirmed by comparing the bytes. `Dictionary<String, _>`
 /// hashes with SipHash and showed up in the replay's profile.
 private struct EventKindTable: Sendable {
@@ -51,39 +52,33 @@ private struct EventKindTable: Sendable {
 
     private let names: [[UInt8]?]
     private let kinds: [EventKind]
-    private let ordinals: [Int]
     private let mask: Int
-    private let otherOrdinal: Int
 
     private init() {
         let size = 256
         var names = [[UInt8]?](repeating: nil, count: size)
         var kinds = [EventKind](repeating: .other, count: size)
-        var ordinals = [Int](repeating: 0, count: size)
-        for (ordinal, kind) in EventKind.allCases.enumerated() where kind != .other {
+        for kind in EventKind.allCases where kind != .other {
             let bytes = Array(kind.rawValue.utf8)
             var index = Self.hash(bytes) & (size - 1)
             while names[index] != nil { index = (index + 1) & (size - 1) }
             names[index] = bytes
             kinds[index] = kind
-            ordinals[index] = ordinal
         }
         self.names = names
         self.kinds = kinds
-        self.ordinals = ordinals
         mask = size - 1
-        otherOrdinal = EventKind.allCases.firstIndex(of: .other)!
     }
 
-    func lookup(_ name: String) -> (kind: EventKind, ordinal: Int) {
+    func lookup(_ name: String) -> EventKind {
         var name = name
         return name.withUTF8 { bytes in
             var index = Self.hash(bytes) & mask
             while let candidate = names[index] {
-                if candidate.elementsEqual(bytes) { return (kinds[index], ordinals[index]) }
+                if candidate.elementsEqual(bytes) { return kinds[index] }
                 index = (index + 1) & mask
             }
-            return (.other, otherOrdinal)
+            return .other
         }
     }
 
