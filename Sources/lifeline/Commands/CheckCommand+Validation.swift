@@ -14,6 +14,5 @@ extension CheckCommand {
         if let unknown = rule.first(where: { !known.contains($0) }) {
             throw CommandFailure.usage("unknown rule '\(unknown)'; `lifeline rules` lists them")
         }
-        _ = try TimeWindow(since: since, until: until)
     }
 }

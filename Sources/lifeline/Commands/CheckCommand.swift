@@ -53,11 +53,7 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Report only this rule (repeatable); `lifeline rules` lists them.", valueName: "rule-id"))
     var rule: [String] = []
 
-    @Option(help: ArgumentHelp("Report only findings at or after this time (a date such as 2026-11-21, RFC 3339, or epoch seconds).", valueName: "time"))
-    var since: String?
-
-    @Option(help: ArgumentHelp("Report only findings before this time.", valueName: "time"))
-    var until: String?
+    @OptionGroup var time: TimeWindowOptions
 
     @Option(help: ArgumentHelp("Exit 1 when a reported finding has at least this severity: info, warning or error.", valueName: "severity"))
     var failOn: Severity?
@@ -73,7 +69,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting {
-            let window = try TimeWindow(since: since, until: until)
+            let window = try time.window()
             var options = CheckOptions()
             options.configuration = try budgets.configuration()
             options.devices = device.isEmpty ? .all : .only(device)

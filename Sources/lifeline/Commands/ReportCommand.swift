@@ -35,11 +35,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Only findings and events at or after this time (a date such as 2026-11-21, RFC 3339, or epoch seconds).", valueName: "time"))
-    var since: String?
-
-    @Option(help: ArgumentHelp("Only findings and events before this time.", valueName: "time"))
-    var until: String?
+    @OptionGroup var time: TimeWindowOptions
 
     @Option(help: ArgumentHelp("Only this app (bundle id).", valueName: "bundle-id"))
     var app: String?
@@ -49,18 +45,14 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
-    func validate() throws {
-        try CommandFailure.reporting { _ = try TimeWindow(since: since, until: until) }
-    }
-
     func run() throws {
         try CommandFailure.reporting {
-            let window = try TimeWindow(since: since, until: until)
+            let window = try time.window()
             let store = try database.open(.readOnly)
             let summary: FleetSummary
             do {
                 summary = try FleetSummaryBuilder().summary(
-                    of: store, window: FleetSummary.Window(since: since, until: until, app: app, appVersion: appVersion),
+                    of: store, window: FleetSummary.Window(since: time.since, until: time.until, app: app, appVersion: appVersion),
                     since: window.since, until: window.until)
             } catch {
                 throw CommandFailure.unreadable("\(error)")

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import TraceDecode
 import TraceModel
@@ -28,4 +29,22 @@ struct TimeWindow {
         }
         return time
     }
+}
+
+/// `--since` and `--until`, shared by the commands that take a time window.
+struct TimeWindowOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Only what happened at or after this time (a date such as 2026-11-21, RFC 3339, or epoch seconds).", valueName: "time"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Only what happened before this time.", valueName: "time"))
+    var until: String?
+
+    /// Whether a window was asked for at all.
+    var isSet: Bool { since != nil || until != nil }
+
+    func validate() throws {
+        try CommandFailure.reporting { _ = try window() }
+    }
+
+    func window() throws -> TimeWindow { try TimeWindow(since: since, until: until) }
 }

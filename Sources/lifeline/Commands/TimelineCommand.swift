@@ -30,24 +30,16 @@ struct TimelineCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
-    @Option(help: ArgumentHelp("Show only events at or after this time (a date such as 2026-11-21, RFC 3339, or epoch seconds).", valueName: "time"))
-    var since: String?
-
-    @Option(help: ArgumentHelp("Show only events before this time.", valueName: "time"))
-    var until: String?
+    @OptionGroup var time: TimeWindowOptions
 
     @Option(help: "Output format: text, or jsonl (one event per line with its state and findings).")
     var format: Format = .text
 
     @OptionGroup var budgets: BudgetOptions
 
-    func validate() throws {
-        try CommandFailure.reporting { _ = try TimeWindow(since: since, until: until) }
-    }
-
     func run() throws {
         try CommandFailure.reporting {
-            let window = try TimeWindow(since: since, until: until)
+            let window = try time.window()
             var options = CheckOptions()
             options.configuration = try budgets.configuration()
             options.since = window.since
@@ -65,7 +57,7 @@ struct TimelineCommand: ParsableCommand {
             } catch {
                 throw CommandFailure.unreadable("\(error)")
             }
-            if shown == 0 { throw database.nothingToCheck(devices: [device], inWindow: since != nil || until != nil) }
+            if shown == 0 { throw database.nothingToCheck(devices: [device], inWindow: time.isSet) }
         }
     }
 }
