@@ -1,12 +1,13 @@
-import Crypto
 import TraceModel
 
 /// An event's identity, which decides what counts as "the same event" across files.
 ///
 /// With a `seq` (the per-launch counter every conforming logger writes) an event is
 /// `(device, launch, seq)`: a second line with the same three is the same event, whatever else
-/// it says. Without one, it is its launch plus a hash of its content (time, name, every field);
-/// the hash lives in the partial unique index `event_rows_unsequenced`.
+/// it says, and its row id is `(launch id << 32) | seq`. Without one, it is its launch plus its
+/// whole content (time, name, every field), looked up through ``UnsequencedIndex``; its row id
+/// is `(launch id << 32) | (2^31 + ordinal)`, the ordinal counting the launch's such events in
+/// the order they were first stored.
 enum EventIdentity {
     /// Sequence numbers at or above this do not fit the row id's low 32 bits beside the
     /// unsequenced range; such events are identified by content, like events without `seq`.
@@ -23,26 +24,13 @@ enum EventIdentity {
         launchID << 32 | (sequencedLimit + ordinal)
     }
 
-    /// A 63-bit content hash of everything the event says, keyed by its launch.
-    static func contentHash(_ event: Event, launchID: Int64) -> Int64 {
-        var hasher = SHA256()
-        func add(_ text: String?) {
-            if let text { hasher.update(data: Array(text.utf8)) }
-            hasher.update(data: [0])
-        }
-        add(String(launchID))
-        add(String(event.ts.microseconds))
-        add(event.name)
-        add(event.seq.map(String.init))
-        add(event.mono.map { "\($0)" })
-        for field in [event.app, event.appVersion, event.os, event.model, event.process,
-                      event.phase, event.reason, event.cause, event.task.map(String.init),
-                      event.identifier, event.call, event.success.map { "\($0)" }, event.result, event.attrs]
-        {
-            add(field)
-        }
-        let digest = Array(hasher.finalize())
-        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return Int64(bitPattern: value & UInt64(Int64.max))
+    /// The ordinal of an unsequenced event's row id (the inverse of ``unsequencedRowID``).
+    static func unsequencedOrdinal(of rowID: Int64) -> Int64 {
+        (rowID & 0xFFFF_FFFF) - sequencedLimit
+    }
+
+    /// The first row id past every event of a launch.
+    static func launchEnd(_ launchID: Int64) -> Int64 {
+        (launchID + 1) << 32
     }
 }

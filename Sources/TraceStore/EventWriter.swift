@@ -27,7 +27,12 @@ public final class EventWriter {
     /// would cost more than the file.
     public func transaction<T>(_ body: (Transaction) throws -> T) throws -> T {
         do {
-            return try store.write { db in try body(Transaction(writer: self, db: db)) }
+            return try store.write { db in
+                try launches.beginTransaction(in: db)
+                let result = try body(Transaction(writer: self, db: db))
+                try launches.endTransaction(in: db)
+                return result
+            }
         } catch {
             launches.reset()
             contexts.reset()
@@ -77,40 +82,31 @@ public final class EventWriter {
         var outcome = BatchOutcome()
         let statement = try db.cachedStatement(sql: """
             INSERT INTO event_rows (id, ts, seq, mono, event, context_id, phase, reason, cause, task,
-                identifier, call, success, result, attrs, file_id, line, content_hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                identifier, call, success, result, attrs, file_id, line)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING
             """)
         let stmt = statement.sqliteStatement
-        let sqlite = db.sqliteConnection!
+        guard let sqlite = db.sqliteConnection else {
+            throw StoreError.writeFailed(what: "commit ingested lines", underlying: "the database connection is closed")
+        }
         for index in batch.events.indices {
             let event = batch.events[index]
             let launch = try launches.entry(device: event.device, launch: event.launch, in: db)
             let contextID = try contexts.id(for: event, in: db)
-            var rowID: Int64
-            var contentHash: Int64?
-            if let sequenced = EventIdentity.sequencedRowID(launchID: launch.id, seq: event.seq) {
-                rowID = sequenced
+            let line = batch.eventLines[index]
+            let stored: Bool
+            if let rowID = EventIdentity.sequencedRowID(launchID: launch.id, seq: event.seq) {
+                stored = try step(stmt, rowID: rowID, event, contextID: contextID, line: line, fileID: batch.fileID, sqlite: sqlite)
             } else {
-                rowID = EventIdentity.unsequencedRowID(launchID: launch.id, ordinal: launch.unsequenced)
-                contentHash = EventIdentity.contentHash(event, launchID: launch.id)
-            }
-            var stored = try step(stmt, rowID: rowID, event, contextID: contextID, line: batch.eventLines[index],
-                                  fileID: batch.fileID, contentHash: contentHash, sqlite: sqlite)
-            if !stored, let contentHash, try !exists(contentHash: contentHash, in: db) {
-                // Another process took this ordinal for a different unsequenced event of the
-                // same launch: continue after the highest one stored.
-                launch.unsequenced = try nextUnsequencedOrdinal(launchID: launch.id, in: db)
-                rowID = EventIdentity.unsequencedRowID(launchID: launch.id, ordinal: launch.unsequenced)
-                stored = try step(stmt, rowID: rowID, event, contextID: contextID, line: batch.eventLines[index],
-                                  fileID: batch.fileID, contentHash: contentHash, sqlite: sqlite)
+                stored = try insertByContent(
+                    stmt, event, launch: launch, contextID: contextID, line: line, fileID: batch.fileID, db: db, sqlite: sqlite)
             }
             if stored {
                 outcome.inserted += 1
                 launch.added += 1
                 launch.note(ts: event.ts.microseconds)
                 launches.touched(launch)
-                if contentHash != nil { launch.unsequenced += 1 }
             } else {
                 outcome.duplicates += 1
             }
@@ -130,7 +126,7 @@ public final class EventWriter {
     /// Binds one event and runs the insert; false when an event with its identity is stored.
     private func step(
         _ stmt: OpaquePointer, rowID: Int64, _ event: Event, contextID: Int64, line: Int, fileID: Int64,
-        contentHash: Int64?, sqlite: OpaquePointer
+        sqlite: OpaquePointer
     ) throws -> Bool {
         row.integer(rowID, 1)
         row.integer(event.ts.microseconds, 2)
@@ -149,7 +145,6 @@ public final class EventWriter {
         row.text(event.attrs, 15)
         row.integer(fileID, 16)
         row.integer(Int64(line), 17)
-        row.integer(contentHash, 18)
         let code = row.step(stmt)
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite)))
@@ -157,17 +152,29 @@ public final class EventWriter {
         return sqlite3_changes(sqlite) > 0
     }
 
-    private func exists(contentHash: Int64, in db: Database) throws -> Bool {
-        try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM event_rows WHERE content_hash = ?)", arguments: [contentHash])!
-    }
-
-    private func nextUnsequencedOrdinal(launchID: Int64, in db: Database) throws -> Int64 {
-        let first = EventIdentity.unsequencedRowID(launchID: launchID, ordinal: 0)
-        let highest = try Int64.fetchOne(
-            db, sql: "SELECT max(id) FROM event_rows WHERE id >= ? AND id < ?",
-            arguments: [first, (launchID + 1) << 32])
-        return highest.map { $0 - first + 1 } ?? 0
+    /// Stores an event identified by content unless its launch holds one with the same content
+    /// (see ``UnsequencedIndex``, which says why this is exact); true if it was stored.
+    private func insertByContent(
+        _ stmt: OpaquePointer, _ event: Event, launch: LaunchDirectory.Entry, contextID: Int64, line: Int,
+        fileID: Int64, db: Database, sqlite: OpaquePointer
+    ) throws -> Bool {
+        let index = try launches.index(of: launch, in: db)
+        guard case .absent(let key) = try index.lookup(event, contextID: contextID, in: db) else { return false }
+        guard index.nextOrdinal < EventIdentity.sequencedLimit else {
+            throw StoreError.writeFailed(
+                what: "store an event of launch \(event.launch)",
+                underlying: "more than \(EventIdentity.sequencedLimit) events without seq in one launch")
+        }
+        let rowID = EventIdentity.unsequencedRowID(launchID: launch.id, ordinal: index.nextOrdinal)
+        // The index holds every row of the launch's range, so the row id is free: a conflict
+        // here means the index is wrong, and the transaction must not go on.
+        guard try step(stmt, rowID: rowID, event, contextID: contextID, line: line, fileID: fileID, sqlite: sqlite) else {
+            throw StoreError.writeFailed(
+                what: "store an event of launch \(event.launch)", underlying: "row id \(rowID) is taken unexpectedly")
+        }
+        index.add(key: key, rowID: rowID)
+        launch.unsequenced = index.nextOrdinal
+        return true
     }
 
     /// Stores the batch's rejected lines, each once whatever input it came in (see

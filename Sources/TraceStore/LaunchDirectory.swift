@@ -2,8 +2,9 @@ import GRDB
 import GRDBSQLite
 import TraceModel
 
-/// The writer's cache of device and launch ids, and of each launch's running totals, which it
-/// writes back to `launches` with every batch.
+/// The writer's cache of device and launch ids, of each launch's running totals, which it
+/// writes back to `launches` with every batch, and of the content index of the launches being
+/// written (see ``UnsequencedIndex``).
 final class LaunchDirectory {
     struct Key: Hashable {
         var device: String
@@ -17,6 +18,11 @@ final class LaunchDirectory {
         var added = 0
         var unsequenced: Int64
         var dirty = false
+        /// Loaded on the first event identified by content; only complete while no other writer
+        /// has committed (see ``LaunchDirectory/beginTransaction(in:)``).
+        var index: UnsequencedIndex?
+        /// The batch that last used ``index``.
+        var indexBatch = 0
 
         init(id: Int64, firstTS: Int64?, lastTS: Int64?, unsequenced: Int64) {
             self.id = id
@@ -42,6 +48,12 @@ final class LaunchDirectory {
     private var dirty: [Entry] = []
     private var deviceIDs: [String: Int64] = [:]
     private var last: (device: String, launch: String, entry: Entry)?
+    /// Entries holding an index; each batch drops those the batch did not use.
+    private var indexed: [Entry] = []
+    private var batch = 0
+    /// `PRAGMA data_version` and the connection's total changes at the end of this writer's last
+    /// transaction: if either moved by the next, another writer committed in between.
+    private var endOfLastTransaction: (dataVersion: Int64, changes: Int64)?
 
     /// The entry of one launch, creating its device and launch rows on first sight.
     func entry(device: String, launch: String, in db: Database) throws -> Entry {
@@ -51,6 +63,40 @@ final class LaunchDirectory {
         entries[key] = entry
         last = (device, launch, entry)
         return entry
+    }
+
+    /// The content index of a launch, read from the table the first time it is needed.
+    func index(of entry: Entry, in db: Database) throws -> UnsequencedIndex {
+        entry.indexBatch = batch
+        if let index = entry.index { return index }
+        let index = try UnsequencedIndex.load(launchID: entry.id, knownOrdinals: entry.unsequenced, in: db)
+        entry.index = index
+        indexed.append(entry)
+        return index
+    }
+
+    /// Call first in every write transaction: drops the content indexes if another writer
+    /// (another process, or another writer on this connection) committed since this one's last
+    /// transaction, as they may lack its rows. One pragma per transaction.
+    func beginTransaction(in db: Database) throws {
+        let marks = try Self.changeMarks(db)
+        if let end = endOfLastTransaction, end == marks { return }
+        dropIndexes()
+    }
+
+    /// Call last in every write transaction, before it commits.
+    func endTransaction(in db: Database) throws {
+        endOfLastTransaction = try Self.changeMarks(db)
+    }
+
+    private static func changeMarks(_ db: Database) throws -> (dataVersion: Int64, changes: Int64) {
+        let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+        return (version, Int64(sqlite3_total_changes(db.sqliteConnection)))
+    }
+
+    private func dropIndexes() {
+        for entry in indexed { entry.index = nil }
+        indexed.removeAll()
     }
 
     /// Writes the totals of every launch touched since the last flush.
@@ -70,8 +116,16 @@ final class LaunchDirectory {
             entry.dirty = false
         }
         dirty.removeAll(keepingCapacity: true)
+        // Memory: only the indexes of launches this batch wrote are kept for the next.
+        indexed.removeAll { entry in
+            guard entry.indexBatch != batch else { return false }
+            entry.index = nil
+            return true
+        }
+        batch += 1
         if entries.count > Self.cacheLimit {
             entries.removeAll(keepingCapacity: true)
+            dropIndexes()
             last = nil
         }
     }
@@ -85,6 +139,8 @@ final class LaunchDirectory {
 
     /// Forgets cached totals after a rolled-back transaction, so they are read again.
     func reset() {
+        dropIndexes()
+        endOfLastTransaction = nil
         dirty.removeAll()
         entries.removeAll()
         deviceIDs.removeAll()

@@ -9,6 +9,7 @@ enum Migrations {
         migrator.registerMigration("v2: runs, findings", migrate: createFindingsSchema)
         migrator.registerMigration("v3: damage accounting", migrate: addDamageAccounting)
         migrator.registerMigration(IngestClaimsMigration.identifier, migrate: IngestClaimsMigration.migrate)
+        migrator.registerMigration("v5: events without seq found by content, without an index", migrate: dropContentHashIndex)
         return migrator
     }
 
@@ -153,6 +154,22 @@ enum Migrations {
             ALTER TABLE files ADD COLUMN lost_lines INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE files ADD COLUMN blank_lines INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE files ADD COLUMN damage TEXT;
+            """)
+    }
+
+    /// Events identified by content (no usable `seq`) are found through the launch's own rows
+    /// (see `UnsequencedIndex`), compared value by value, instead of through a SHA-256 of their
+    /// content in the unique index `event_rows_unsequenced`: the index and the hash cost an
+    /// ingest of such events nearly half its speed, and a truncated hash is not exact. Rows
+    /// stored before keep their ids and so their place in the replay, and are found by their
+    /// content like new ones, so a re-upload of what an older version stored is still a
+    /// duplicate. `content_hash` is no longer written; its old values are cleared (found
+    /// through the index before it goes) so that the column means the same on every row. The
+    /// column stays: dropping one rewrites the whole table.
+    private static func dropContentHashIndex(_ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE event_rows SET content_hash = NULL WHERE content_hash IS NOT NULL;
+            DROP INDEX event_rows_unsequenced;
             """)
     }
 }

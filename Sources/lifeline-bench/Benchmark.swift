@@ -31,6 +31,9 @@ struct Benchmark: ParsableCommand {
     @Flag(help: "Skip the half-corpus ingest that shows whether peak memory stays flat.")
     var skipMemoryCheck = false
 
+    @Flag(help: "Also ingest the files of devices that log seq and of those that do not, each alone.")
+    var seqSplit = false
+
     @Flag(help: "Only time the in-memory replay (for profiling the engine).")
     var replayOnly = false
 
@@ -67,7 +70,8 @@ struct Benchmark: ParsableCommand {
                              memory.events, memory.seconds, Double(memory.events) / memory.seconds, memory.findings))
                 continue
             }
-            let suite = try BenchmarkSuite(corpus: corpus, tools: tools, scratch: directory, halfCorpus: !skipMemoryCheck).run()
+            let suite = try BenchmarkSuite(corpus: corpus, tools: tools, scratch: directory, halfCorpus: !skipMemoryCheck,
+                                       seqSplit: seqSplit).run()
             print(ResultRow.table(suite.rows, zstd: suite.zstd, duckDB: suite.duckDB))
             all += suite.rows
         }
