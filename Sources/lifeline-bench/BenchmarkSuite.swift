@@ -26,8 +26,7 @@ struct BenchmarkSuite {
         var rows = [zstd]
         var duckDB: ResultRow?
         if let python = tools.duckDBPython {
-            // DuckDB 2.0 runs out of memory on thousands of zstd files with `union_by_name` (32 MiB
-            // a file): a failed peer is a note, not the end of the run.
+            // A peer that fails (DuckDB missing a module, out of memory) is a note, not the end of the run.
             do {
                 let load = try DuckDBLoad.measure(python: python, files: corpus.files, scratch: scratch)
                 let row = ResultRow(corpus: name, name: "reference: DuckDB read_json", seconds: load.outcome.seconds,
