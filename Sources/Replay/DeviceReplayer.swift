@@ -19,8 +19,9 @@ public final class DeviceReplayer {
 
     /// How many ended launches are held (for tests of the memory bound).
     var endedLaunchesHeld: Int { ended.count }
-    /// The launch of the latest event.
-    private var current: LaunchState?
+    /// The launch of the latest event. Read for every event: not checked for exclusivity at run
+    /// time, for the reason given at ``LaunchState``.
+    @exclusivity(unchecked) private var current: LaunchState?
     /// What the caller said was cut short: these launches, and with `deviceCut` every launch
     /// still open when the device's log ends.
     private var cutLaunches: Set<String> = []

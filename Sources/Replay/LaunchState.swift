@@ -2,6 +2,14 @@ import TraceModel
 
 /// What the replay knows about one process lifetime (one `launch` id) while replaying it.
 /// The lifecycle check keeps the state fields current; every other check reads them.
+///
+/// Its fields are read and set by the checks of other modules for nearly every event, and Swift
+/// checks each such access of a class's property at run time (exclusivity), which cost more
+/// than the accesses (callgrind, 41k events: 38M of 204M replay instructions, 13.6M of them in
+/// the lifecycle check). The checks are turned off for them with `@exclusivity(unchecked)`:
+/// a launch's state is used by one thread (its ``DeviceReplayer``'s, which is not `Sendable`),
+/// and every access is a plain read or assignment, or a mutation that calls nothing that could
+/// reach the same property.
 public final class LaunchState {
     public let launch: String
     /// The `process` of its first event: nil or `"app"` for the app, `"extension:…"` otherwise.
@@ -11,60 +19,60 @@ public final class LaunchState {
     public let isExtension: Bool
 
     /// The app's state after the events replayed so far.
-    public var state: AppState = .notRunning
+    @exclusivity(unchecked) public var state: AppState = .notRunning
     /// The state before the event being replayed (equal to ``state`` when the event moved nothing).
-    public var stateBefore: AppState = .notRunning
+    @exclusivity(unchecked) public var stateBefore: AppState = .notRunning
     /// True while ``state`` is a guess: the log of this launch began after its `launch` (the file
     /// started mid-launch) or the launch was a prewarm, and no life-cycle move has confirmed a
     /// state yet. The guess is ``AppState/background``; the next life-cycle event is accepted
     /// whatever it is and sets the state it implies (a `terminate` leaves the flag as it was, so
     /// that the end of the launch knows its state was a guess).
-    public var stateInferred = false
+    @exclusivity(unchecked) public var stateInferred = false
     /// True when the lifecycle check found the event being replayed impossible (an illegal
     /// transition, app code run while suspended, an event after the launch's `terminate`) and
     /// reported it. Checks that judge order pass over such an event, so that one bad event yields
     /// one finding; the replay goes on in the state the event implies.
-    public var lifecycleBreach = false
+    @exclusivity(unchecked) public var lifecycleBreach = false
     /// The `launch` event, when it was logged.
-    public var launchEvent: Event?
+    @exclusivity(unchecked) public var launchEvent: Event?
     /// The `terminate` event, once the process has ended.
-    public var terminated: Event?
+    @exclusivity(unchecked) public var terminated: Event?
     /// True once `didFinishLaunching` returned (its `end`), or at the latest at the first
     /// life-cycle move after launching (`didBecomeActive`, `didEnterBackground`, `suspend`, …,
     /// for an app that does not log `didFinishLaunching`): the launch sequence is over. For a log
     /// that began mid-launch it stays false until one of those is seen.
-    public var launchSequenceEnded = false
+    @exclusivity(unchecked) public var launchSequenceEnded = false
     /// The `begin` of a `didEnterBackground` call that has not returned yet.
-    public var didEnterBackgroundBegin: Event?
+    @exclusivity(unchecked) public var didEnterBackgroundBegin: Event?
     /// The event that started the current background period (`didEnterBackground` begin, or the
     /// `launch`/`resume` into the background); nil in the foreground and when suspended. A
     /// `didEnterBackground` after a launch or resume into the background does not move it (the
     /// period began at the launch or resume). A `terminate` leaves it as it was, so that budgets
     /// can still be measured when the launch ends.
-    public var backgroundSince: Event?
+    @exclusivity(unchecked) public var backgroundSince: Event?
     /// The latest `backgroundTimeRemaining` reading of the current background period.
-    public var lastTimeRemaining: Event?
+    @exclusivity(unchecked) public var lastTimeRemaining: Event?
     /// `BGTaskSchedulerPermittedIdentifiers` from this launch's `config`, if logged.
-    public var permittedIdentifiers: [String]?
+    @exclusivity(unchecked) public var permittedIdentifiers: [String]?
     /// `UIBackgroundModes` from this launch's `config`, if logged.
-    public var backgroundModes: [String]?
+    @exclusivity(unchecked) public var backgroundModes: [String]?
     /// Identifiers passed to `bgtask.register` in this launch.
-    public var registered: Set<String> = []
+    @exclusivity(unchecked) public var registered: Set<String> = []
     /// The first and the latest event of the launch.
     public let firstEvent: Event
-    public internal(set) var lastEvent: Event
+    @exclusivity(unchecked) public internal(set) var lastEvent: Event
     /// Findings of this launch whose rule ``Rule/explainsTermination``.
-    public internal(set) var explanations: [Finding] = []
+    @exclusivity(unchecked) public internal(set) var explanations: [Finding] = []
     /// Work still open when the launch's log ended without a `terminate` (see ``OpenWork``),
     /// filled by the checks while the launch ends.
-    public var openWork: [OpenWork] = []
+    @exclusivity(unchecked) public var openWork: [OpenWork] = []
     /// True when the caller said the log holding this launch's last event was cut short (a file
     /// truncated mid-write, a stream that ended mid-line): set before the launch's checks hear
     /// that it ended. See ``Replayer/logWasCutShort(device:launch:)``.
-    public internal(set) var logCutShort = false
+    @exclusivity(unchecked) public internal(set) var logCutShort = false
 
     /// One slot per blueprint of the rule book: this launch's instance, or nil.
-    var checks: [(any Check)?] = []
+    @exclusivity(unchecked) var checks: [(any Check)?] = []
 
     init(first event: Event) {
         launch = event.launch

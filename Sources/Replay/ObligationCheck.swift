@@ -16,12 +16,14 @@ final class ObligationCheck: Check {
     private let opensIf: (@Sendable (Event) -> Bool)?, closesIf: (@Sendable (Event) -> Bool)?
     private let dueBeforeSuspension: Bool
     private let keyKind: Obligation.Key
-    private var open: [String: Open] = [:]
-    private var order: [String] = []
-    private var discharged: Set<String> = []
+    // What is open and what was discharged: not checked for exclusivity at run time, for the
+    // reason given at ``LaunchState`` (a check belongs to one launch's state).
+    @exclusivity(unchecked) private var open: [String: Open] = [:]
+    @exclusivity(unchecked) private var order: [String] = []
+    @exclusivity(unchecked) private var discharged: Set<String> = []
     /// Keys already reported as never discharged in time: a late discharge of one is not
     /// reported again as unknown (the breach was reported when it was due).
-    private var lapsed: Set<String> = []
+    @exclusivity(unchecked) private var lapsed: Set<String> = []
 
     init(_ spec: Obligation) {
         self.spec = spec

@@ -59,8 +59,9 @@ public final class DeviceState {
     public let device: String
     public let budgets: Budgets
     let severities: [String: Severity]
-    /// Findings reported and not yet handed to the caller.
-    var pending: [Finding] = []
+    /// Findings reported and not yet handed to the caller. Read after every event: not checked
+    /// for exclusivity at run time, for the reason given at ``LaunchState``.
+    @exclusivity(unchecked) var pending: [Finding] = []
     /// What checks share about this device across launches, one ``DeviceStore`` per type.
     var stores: [ObjectIdentifier: AnyObject] = [:]
 
