@@ -68,4 +68,22 @@ import TraceModel
         #expect(out.count == 4000, "every event came out without waiting for the flush")
         #expect(out.suffix(4) == ["L999#0", "L999#1", "L999#2", "long#999"])
     }
+
+    /// Launches whose first line was lost (a gap at seq 0) hold their events; once more launches
+    /// than are kept have been seen, the quietest are forgotten anyway, their events released in
+    /// order, so memory stays bounded and no sweep runs on every event.
+    @Test func launchesHoldingEventsAreForgottenInTurnAndReleaseThem() {
+        var orderer = SequenceOrderer(window: 256, launchesKept: 8)
+        var emitted: [Event] = []
+        for launch in 0..<100 {
+            for seq in 1...3 { orderer.push(event(Double(launch), "snapshot", seq: Int64(seq), launch: "L\(launch)")) { emitted.append($0) } }
+        }
+        // At most 8 launches (24 events) are still held; everything else came out, in seq order per launch.
+        #expect(emitted.count >= 300 - 8 * 3)
+        orderer.flush { emitted.append($0) }
+        #expect(emitted.count == 300)
+        for launch in 0..<100 {
+            #expect(emitted.filter { $0.launch == "L\(launch)" }.compactMap(\.seq) == [1, 2, 3])
+        }
+    }
 }
