@@ -93,23 +93,23 @@ import TraceModel
             let index = try UnsequencedIndex.load(launchID: launchID, knownOrdinals: 0, in: database)
             let collidingKey = UnsequencedContent.hash(b, contextID: 1)
             // `a` is stored under `b`'s hash, as if the two hashes were equal.
+            /// Stores a row of event `name` and files it in the index under `key`.
+            func store(_ name: String, row: Int64, key: Int, line: Int) throws {
+                try database.execute(sql: """
+                    INSERT INTO event_rows (id, ts, mono, event, context_id, attrs, file_id, line)
+                    VALUES (?, 5, 1.5, ?, 1, '{"x":1}', ?, ?)
+                    """, arguments: [row, name, fileID, line])
+                index.add(key: key, rowID: row)
+            }
             let aRow = EventIdentity.unsequencedRowID(launchID: launchID, ordinal: 0)
-            try database.execute(sql: """
-                INSERT INTO event_rows (id, ts, mono, event, context_id, attrs, file_id, line)
-                VALUES (?, 5, 1.5, 'a', 1, '{"x":1}', ?, 1)
-                """, arguments: [aRow, fileID])
-            index.add(key: collidingKey, rowID: aRow)
+            try store("a", row: aRow, key: collidingKey, line: 1)
             guard case .absent(let key) = try index.lookup(b, contextID: 1, in: database) else {
                 Issue.record("b was taken for a")
                 return
             }
             #expect(key == collidingKey &+ 1)
             let bRow = EventIdentity.unsequencedRowID(launchID: launchID, ordinal: index.nextOrdinal)
-            try database.execute(sql: """
-                INSERT INTO event_rows (id, ts, mono, event, context_id, attrs, file_id, line)
-                VALUES (?, 5, 1.5, 'b', 1, '{"x":1}', ?, 2)
-                """, arguments: [bRow, fileID])
-            index.add(key: key, rowID: bRow)
+            try store("b", row: bRow, key: key, line: 2)
             guard case .stored(let found) = try index.lookup(b, contextID: 1, in: database) else {
                 Issue.record("b was not found past a")
                 return
