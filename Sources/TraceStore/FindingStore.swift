@@ -31,9 +31,12 @@ public struct RunInfo: Sendable, Hashable {
 
 extension Store {
     /// Records a run and its findings, replacing the findings earlier runs left for the same
-    /// devices (all devices when `devices` is `.all`), in one transaction.
+    /// devices (all devices when `devices` is `.all`), in one transaction. The findings are
+    /// read once, in order, so they can come from a file rather than memory; a finding's
+    /// explanation must come before it (the replay reports a cause before the termination it
+    /// explains).
     @discardableResult
-    public func saveRun(_ run: RunInfo, devices: DeviceSelection, findings: [Finding]) throws -> Int64 {
+    public func saveRun(_ run: RunInfo, devices: DeviceSelection, findings: some Sequence<Finding>, count: Int) throws -> Int64 {
         try write { db in
             switch devices {
             case .all:
@@ -49,7 +52,7 @@ extension Store {
                     """,
                 arguments: [
                     FileRecord.timestamp(run.startedAt), FileRecord.timestamp(run.finishedAt), run.version,
-                    run.budgets, run.scope, run.devices, run.events, findings.count,
+                    run.budgets, run.scope, run.devices, run.events, count,
                 ])
             let runID = db.lastInsertedRowID
             let insert = try db.cachedStatement(sql: """
@@ -57,10 +60,21 @@ extension Store {
                     budget, budget_seconds, measured, unit, message, explained_by)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            var ids: [FindingKey: Int64] = [:]
+            // Found through `findings_by_device` rather than a dictionary of every finding saved,
+            // so memory does not grow with the findings; the latest such finding saved, as the
+            // replay reports the cause just before the termination it explains.
+            let explanation = try db.cachedStatement(sql: """
+                SELECT id FROM findings
+                WHERE device = ? AND ts = ? AND run_id = ? AND launch = ? AND rule = ?
+                ORDER BY id DESC LIMIT 1
+                """)
             for finding in findings {
-                let explainedBy = finding.explainedBy.flatMap {
-                    ids[FindingKey(device: finding.device, launch: finding.launch, rule: $0.rule, ts: $0.ts)]
+                var explainedBy: Int64?
+                if let cause = finding.explainedBy {
+                    explainedBy = try ExactStatement.integer(explanation, [
+                        .text(finding.device), .integer(cause.ts.microseconds), .integer(runID),
+                        .text(finding.launch), .text(cause.rule),
+                    ])
                 }
                 // Device, launch and message carry input text, which may hold a NUL (see `ExactStatement`).
                 try ExactStatement.execute(insert, [
@@ -71,18 +85,15 @@ extension Store {
                     .real(finding.budgetSeconds), .real(finding.measured), .text(finding.unit),
                     .text(finding.message), .integer(explainedBy),
                 ])
-                ids[FindingKey(device: finding.device, launch: finding.launch, rule: finding.rule, ts: finding.ts)] =
-                    db.lastInsertedRowID
             }
             return runID
         }
     }
 
-    private struct FindingKey: Hashable {
-        var device: String
-        var launch: String
-        var rule: String
-        var ts: Timestamp
+    /// Records a run and the findings of an array (see the streaming form above).
+    @discardableResult
+    public func saveRun(_ run: RunInfo, devices: DeviceSelection, findings: [Finding]) throws -> Int64 {
+        try saveRun(run, devices: devices, findings: findings, count: findings.count)
     }
 
     private static func jsonArray(_ values: [Int64?]) -> String {

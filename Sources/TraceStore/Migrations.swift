@@ -10,6 +10,7 @@ enum Migrations {
         migrator.registerMigration("v3: damage accounting", migrate: addDamageAccounting)
         migrator.registerMigration(IngestClaimsMigration.identifier, migrate: IngestClaimsMigration.migrate)
         migrator.registerMigration("v5: events without seq found by content, without an index", migrate: dropContentHashIndex)
+        migrator.registerMigration("v6: findings' explanations indexed", migrate: indexExplanations)
         return migrator
     }
 
@@ -171,5 +172,13 @@ enum Migrations {
             UPDATE event_rows SET content_hash = NULL WHERE content_hash IS NOT NULL;
             DROP INDEX event_rows_unsequenced;
             """)
+    }
+
+    /// `findings.explained_by` references `findings(id)`, so with foreign keys on, deleting a
+    /// finding looks for the findings it explains; without an index that is a scan of the table
+    /// per deleted row. A `check` replaces the previous run's findings: on a store holding 25,581
+    /// findings the `DELETE` took 80 s, and 0.2 s with this index.
+    private static func indexExplanations(_ db: Database) throws {
+        try db.execute(sql: "CREATE INDEX findings_by_explanation ON findings(explained_by)")
     }
 }
