@@ -58,14 +58,14 @@ public enum JSONReport {
         public var ts: String
     }
 
-    private struct Document: Encodable {
+    private struct Document<Finding: Encodable>: Encodable {
         var source: String
         var devices: Int
         var events: Int
         var seconds: Double
         var filters: [String]
         var summary: [SummaryJSON]
-        var findings: [FindingJSON]
+        var findings: [Finding]
     }
 
     private struct SummaryJSON: Encodable {
@@ -80,7 +80,18 @@ public enum JSONReport {
     }
 
     public static func render(_ report: CheckReport) throws -> String {
-        let document = Document(
+        var text = ""
+        try write(report) { text += $0 }
+        return text
+    }
+
+    /// Writes the report as one JSON document, in pieces, so that findings are read from their
+    /// log one at a time rather than all held: the document is encoded with a marker in place
+    /// of the findings, and each finding, encoded alone, is written where the marker was,
+    /// indented to its depth. The text is the same as encoding the whole document at once.
+    public static func write(_ report: CheckReport, to output: (String) -> Void) throws {
+        let marker = "\u{1}findings\u{1}"
+        let document = Document<String>(
             source: report.source, devices: report.devices, events: report.events,
             seconds: SecondsText.rounded(report.seconds), filters: report.filters,
             summary: report.summaries.map {
@@ -88,10 +99,30 @@ public enum JSONReport {
                             findings: $0.findings, devices: $0.devices, launches: $0.launches,
                             worst: $0.worst.map { SecondsText.rounded($0) }, budget: $0.budget)
             },
-            findings: report.findings.map(FindingJSON.init))
+            findings: report.findings.isEmpty ? [] : [marker])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(document), as: UTF8.self)
+        let text = String(decoding: try encoder.encode(document), as: UTF8.self)
+        let placeholder = "    \"\\u0001findings\\u0001\""
+        guard !report.findings.isEmpty else { return output(text) }
+        guard let found = text.range(of: placeholder) else {
+            // Not expected: the encoder wrote the marker some other way. Encode it all at once.
+            var findings: [FindingJSON] = []
+            try report.findings.forEach { findings.append(FindingJSON($0)) }
+            let whole = Document(
+                source: document.source, devices: document.devices, events: document.events,
+                seconds: document.seconds, filters: document.filters, summary: document.summary, findings: findings)
+            return output(String(decoding: try encoder.encode(whole), as: UTF8.self))
+        }
+        output(String(text[..<found.lowerBound]))
+        var first = true
+        try report.findings.forEach { finding in
+            let object = String(decoding: try encoder.encode(FindingJSON(finding)), as: UTF8.self)
+            let indented = object.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
+            output((first ? "" : ",\n") + indented.joined(separator: "\n"))
+            first = false
+        }
+        output(String(text[found.upperBound...]))
     }
 
     /// One timeline entry as JSON: the event's fields, the state after it and its findings.

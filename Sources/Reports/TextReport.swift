@@ -41,7 +41,7 @@ public enum TextReport {
         for summary in summaries {
             lines.append("")
             lines.append("\(summary.rule) — \(summary.findings.counted("finding"))")
-            let examples = report.findings.filter { $0.rule == summary.rule }.prefix(examplesPerRule)
+            let examples = report.findings.tally.examples(of: summary.rule)
             for finding in examples {
                 lines.append("  \(finding.ts) device \(finding.device) launch \(finding.launch)")
                 lines.append("    \(finding.message)")

@@ -52,6 +52,13 @@ public struct EventRef: Sendable, Hashable, Codable {
     public var name: String
     public var ts: Timestamp
 
+    public init(rowID: Int64?, seq: Int64?, name: String, ts: Timestamp) {
+        self.rowID = rowID
+        self.seq = seq
+        self.name = name
+        self.ts = ts
+    }
+
     public init(_ event: Event) {
         rowID = event.rowID
         seq = event.seq

@@ -31,12 +31,15 @@ public struct RunInfo: Sendable, Hashable {
 
 extension Store {
     /// Records a run and its findings, replacing the findings earlier runs left for the same
-    /// devices (all devices when `devices` is `.all`), in one transaction. The findings are
-    /// read once, in order, so they can come from a file rather than memory; a finding's
-    /// explanation must come before it (the replay reports a cause before the termination it
-    /// explains).
+    /// devices (all devices when `devices` is `.all`), in one transaction. `findings` calls its
+    /// argument with each of the `count` findings, once, in order, so that they can come from a
+    /// file rather than memory; a finding's explanation must come before it (the replay reports
+    /// a cause before the termination it explains).
     @discardableResult
-    public func saveRun(_ run: RunInfo, devices: DeviceSelection, findings: some Sequence<Finding>, count: Int) throws -> Int64 {
+    public func saveRun(
+        _ run: RunInfo, devices: DeviceSelection, count: Int,
+        findings: ((Finding) throws -> Void) throws -> Void
+    ) throws -> Int64 {
         try write { db in
             switch devices {
             case .all:
@@ -68,7 +71,7 @@ extension Store {
                 WHERE device = ? AND ts = ? AND run_id = ? AND launch = ? AND rule = ?
                 ORDER BY id DESC LIMIT 1
                 """)
-            for finding in findings {
+            try findings { finding in
                 var explainedBy: Int64?
                 if let cause = finding.explainedBy {
                     explainedBy = try ExactStatement.integer(explanation, [
@@ -93,7 +96,7 @@ extension Store {
     /// Records a run and the findings of an array (see the streaming form above).
     @discardableResult
     public func saveRun(_ run: RunInfo, devices: DeviceSelection, findings: [Finding]) throws -> Int64 {
-        try saveRun(run, devices: devices, findings: findings, count: findings.count)
+        try saveRun(run, devices: devices, count: findings.count, findings: findings.forEach)
     }
 
     private static func jsonArray(_ values: [Int64?]) -> String {

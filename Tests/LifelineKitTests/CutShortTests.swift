@@ -37,9 +37,11 @@ import TraceModel
         let store = try workspace.store()
         _ = Ingestor(store: store).ingest([file])
         let report = try Analyzer().check(store: store, options: CheckOptions(), version: "test")
-        let finding = try #require(report.findings.first { $0.rule == "log-ended-with-open-work" })
+        var findings: [Finding] = []
+        try report.findings.forEach { findings.append($0) }
+        let finding = try #require(findings.first { $0.rule == "log-ended-with-open-work" })
         #expect(finding.message.contains("the file holding its last event was cut short"))
-        #expect(!report.findings.contains { $0.rule == "urlsession-completion-missing" })
+        #expect(!findings.contains { $0.rule == "urlsession-completion-missing" })
     }
 
     @Test func theStreamSaysTheLaunchWasCutShort() throws {

@@ -47,11 +47,12 @@ import TraceModel
         let db = try TemporaryDatabase()
         let findings = (0 ..< 50).map { Self.finding("r\($0 % 3)", ts: Int64($0)) }
         var reads = 0
-        let once = findings.lazy.map { finding -> Finding in
-            reads += 1
-            return finding
+        try db.store.saveRun(Self.run, devices: .all, count: findings.count) { body in
+            for finding in findings {
+                reads += 1
+                try body(finding)
+            }
         }
-        try db.store.saveRun(Self.run, devices: .all, findings: once, count: findings.count)
         #expect(reads == findings.count)
         let saved = try db.store.read { try Int64.fetchAll($0, sql: "SELECT ts FROM findings ORDER BY id") }
         #expect(saved == findings.map(\.ts.microseconds))

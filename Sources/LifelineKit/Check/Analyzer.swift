@@ -30,7 +30,18 @@ public struct Analyzer: Sendable {
         store: Store, options: CheckOptions, version: String, progress: ((ReplayProgress) -> Void)? = nil
     ) throws -> CheckReport {
         let started = Date()
-        var findings: [Finding] = []
+        // Every finding is recorded; the report holds those that pass the filters. Both spill
+        // to disk beyond a few thousand, so memory does not grow with the findings.
+        let recorded = FindingLog()
+        let reported = options.reportsAll ? recorded : FindingLog()
+        var failure: FindingLogError?
+        func keep(_ finding: Finding) {
+            guard failure == nil else { return }
+            do {
+                try recorded.append(finding)
+                if reported !== recorded, options.reports(finding) { try reported.append(finding) }
+            } catch { failure = error }
+        }
         var devices = 0
         var replayed = 0
         let replayer = Replayer(book: book, configuration: options.configuration)
@@ -38,24 +49,27 @@ public struct Analyzer: Sendable {
         for cut in try storeReplay.cutShortLaunches() { replayer.logWasCutShort(device: cut.device, launch: cut.launch) }
         let events = try storeReplay.run { event in
             replayed += 1
-            replayer.receive(event) { findings.append($0) }
+            replayer.receive(event, emit: keep)
         } deviceEnded: { device in
             devices += 1
-            replayer.finish(device: device) { findings.append($0) }
+            replayer.finish(device: device, emit: keep)
             progress?(ReplayProgress(
-                devices: devices, events: replayed, findings: findings.count,
+                devices: devices, events: replayed, findings: recorded.count,
                 elapsedSeconds: Date().timeIntervalSince(started)))
         }
+        if let failure { throw failure }
         let finished = Date()
         let run = RunInfo(
             startedAt: started, finishedAt: finished, version: version,
             budgets: Self.json(options.configuration.budgets), scope: Self.scope(options.devices),
             devices: devices, events: events)
         // A replay of no events is nothing to record: it would only replace findings with none.
-        if options.record && events > 0 { try store.saveRun(run, devices: options.devices, findings: findings) }
+        if options.record && events > 0 {
+            try store.saveRun(run, devices: options.devices, count: recorded.count, findings: recorded.forEach)
+        }
         return CheckReport(
             source: store.path, devices: devices, events: events, seconds: finished.timeIntervalSince(started),
-            findings: findings.filter(options.reports), filters: options.filterDescriptions)
+            findings: reported, filters: options.filterDescriptions)
     }
 
     /// What a streamed replay read. Every line is accounted for: `lines` = `decoded` +

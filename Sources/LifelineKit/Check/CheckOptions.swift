@@ -26,6 +26,9 @@ public struct CheckOptions: Sendable {
         return true
     }
 
+    /// Whether every finding is reported (no `--rule`, `--since` or `--until`).
+    public var reportsAll: Bool { rules == nil && since == nil && until == nil }
+
     /// The filters in words, for the report's header.
     public var filterDescriptions: [String] {
         var filters: [String] = []

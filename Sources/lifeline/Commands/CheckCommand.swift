@@ -125,8 +125,10 @@ struct CheckCommand: ParsableCommand {
     private func render(_ report: CheckReport, listCommand: String?) throws {
         switch outputFormat {
         case .text: print(TextReport.render(report, listCommand: listCommand))
-        case .json: print(try JSONReport.render(report))
-        case .jsonl: for finding in report.findings { print(try JSONReport.line(finding)) }
+        case .json:
+            try JSONReport.write(report) { print($0, terminator: "") }
+            print()
+        case .jsonl: try report.findings.forEach { print(try JSONReport.line($0)) }
         }
     }
 
@@ -135,14 +137,15 @@ struct CheckCommand: ParsableCommand {
     /// were rejected or compressed input was damaged or cut.
     private func streamStandardInput(_ options: CheckOptions, bad streamWasBad: inout Bool) throws -> Severity? {
         var worst: Severity?
-        var collected: [Finding] = []
+        // Findings printed as one report at the end are kept in a log that spills to disk.
+        let collected = FindingLog()
         let started = Date()
         let format = outputFormat
         let totals: Analyzer.StreamTotals
         do {
             totals = try Analyzer().stream(path: "-", options: options) { finding in
                 worst = max(worst ?? finding.severity, finding.severity)
-                if format == .jsonl { print(try JSONReport.line(finding)) } else { collected.append(finding) }
+                if format == .jsonl { print(try JSONReport.line(finding)) } else { try collected.append(finding) }
             } reject: { line, issue in
                 Terminal.printError("stdin:\(line): \(issue.reason.rawValue): \(issue.message)")
             }
