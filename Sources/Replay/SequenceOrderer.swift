@@ -5,16 +5,31 @@ import TraceModel
 ///
 /// Each launch is expected to start at `seq` 0. Holds at most `window` events per launch: an
 /// event whose predecessor has not come after that many others is released anyway (so a log
-/// that starts in the middle of a launch costs a delay, not a loss) (the gap is the log's, and the replay reports what
-/// follows from it). Events without `seq` pass straight through, in arrival order.
+/// that starts in the middle of a launch costs a delay, not a loss; the gap is the log's, and
+/// the replay reports what follows from it). Events without `seq` pass straight through, in
+/// arrival order.
+///
+/// Only a launch's own events are reordered. Across launches the log's order is the truth, so
+/// when a new launch of the same process (the app, or one extension) of a device logs, what the
+/// old one still holds comes out first: iOS runs one such process at a time, and releasing
+/// the old launch's events after the new one began would make them look logged after its end.
+/// A launch waiting for a line that was rejected used to hold its last events until long after
+/// the next launch, and the replay reported false breaches for them.
 public struct SequenceOrderer {
     private struct Key: Hashable {
         var device: String
         var launch: String
     }
 
+    /// One process (the app, or one extension) of one device.
+    private struct ProcessKey: Hashable {
+        var device: String
+        var process: String
+    }
+
     private struct Pending {
         var next: Int64
+        var process: ProcessKey
         var events: [Event] = []
         /// When the launch last had an event (a count of events pushed), for forgetting the
         /// launches that have gone quiet first.
@@ -23,6 +38,10 @@ public struct SequenceOrderer {
 
     private let window: Int
     private var launches: [Key: Pending] = [:]
+    /// The launch that logged last, for each process of each device.
+    private var latestLaunch: [ProcessKey: String] = [:]
+    /// The launch of the latest event pushed: most events belong to the launch of the one before.
+    private var lastKey: Key?
     /// Beyond this many launches, the half that went quiet longest are forgotten, so a long
     /// stream's memory does not grow with its number of launches; what one still holds (events
     /// waiting for a predecessor that a bad line or a gap took away) is released first, in
@@ -43,7 +62,11 @@ public struct SequenceOrderer {
         guard let seq = event.seq else { return emit(event) }
         let key = Key(device: event.device, launch: event.launch)
         pushed += 1
-        var pending = launches[key] ?? Pending(next: 0)
+        if key != lastKey {
+            lastKey = key
+            releaseEarlierLaunch(of: ProcessKey(device: event.device, process: event.process ?? "app"), before: key, emit: emit)
+        }
+        var pending = launches[key] ?? Pending(next: 0, process: ProcessKey(device: event.device, process: event.process ?? "app"))
         pending.touched = pushed
         if seq < pending.next {
             emit(event)  // later than its place, and its place has passed: keep it, late
@@ -56,12 +79,30 @@ public struct SequenceOrderer {
         if launches.count > launchesKept { forgetQuietLaunches(emit: emit) }
     }
 
+    /// Releases what the launch of `process` that logged before `key` still holds, in order: a
+    /// new launch of the same process means the old one is over.
+    private mutating func releaseEarlierLaunch(of process: ProcessKey, before key: Key, emit: (Event) -> Void) {
+        let earlier = latestLaunch.updateValue(key.launch, forKey: process)
+        guard let earlier, earlier != key.launch else { return }
+        let earlierKey = Key(device: key.device, launch: earlier)
+        guard var pending = launches[earlierKey], !pending.events.isEmpty else { return }
+        for event in pending.events { emit(event) }
+        if let last = pending.events.last?.seq {
+            let (next, overflow) = last.addingReportingOverflow(1)
+            pending.next = overflow ? .max : next
+        }
+        pending.events.removeAll()
+        launches[earlierKey] = pending
+    }
+
     private mutating func forgetQuietLaunches(emit: (Event) -> Void) {
         let quietest = launches.sorted { $0.value.touched < $1.value.touched }.prefix(launches.count - launchesKept / 2)
         for (key, pending) in quietest {
             pending.events.forEach(emit)
             launches[key] = nil
+            if latestLaunch[pending.process] == key.launch { latestLaunch[pending.process] = nil }
         }
+        if let lastKey, launches[lastKey] == nil { self.lastKey = nil }
     }
 
     /// Releases everything still held, in order: the input is over.
@@ -70,6 +111,8 @@ public struct SequenceOrderer {
             launches[key]?.events.forEach(emit)
         }
         launches.removeAll()
+        latestLaunch.removeAll()
+        lastKey = nil
     }
 
     private func release(_ pending: inout Pending, emit: (Event) -> Void) {

@@ -27,15 +27,47 @@ import TraceModel
         #expect(order(events, window: 2) == [0, 2, 3, 4, 5])
     }
 
+    /// An extension's process runs beside the app's: its events pass while the app's wait.
     @Test func launchesAreOrderedIndependently() {
         let events = [
-            event(0, "a", seq: 1, launch: "A"), event(0, "b", seq: 0, launch: "B"), event(0, "a", seq: 0, launch: "A"),
+            event(0, "a", seq: 1, launch: "A"), event(0, "b", seq: 0, launch: "B", process: "extension:nse"),
+            event(0, "a", seq: 0, launch: "A"),
         ]
         var orderer = SequenceOrderer()
         var out: [String] = []
         for e in events { orderer.push(e) { out.append("\($0.launch)\($0.seq!)") } }
         orderer.flush { out.append("\($0.launch)\($0.seq!)") }
         #expect(out == ["B0", "A0", "A1"])
+    }
+
+    /// The app's launch A waits for `seq` 2 (its line was rejected) when launch B of the app
+    /// begins: A is over, so what it holds comes out before B's first event, in `seq` order,
+    /// and a line of A that comes later still is kept, late.
+    @Test func aNewLaunchOfTheSameProcessReleasesWhatTheOldOneHolds() {
+        let events = [
+            event(0, "a", seq: 0, launch: "A"), event(1, "a", seq: 1, launch: "A"), event(3, "a", seq: 4, launch: "A"),
+            event(2, "a", seq: 3, launch: "A"), event(9, "b", seq: 0, launch: "B"), event(10, "b", seq: 1, launch: "B"),
+            event(4, "a", seq: 5, launch: "A"),
+        ]
+        var orderer = SequenceOrderer()
+        var out: [String] = []
+        for e in events { orderer.push(e) { out.append("\($0.launch)\($0.seq!)") } }
+        orderer.flush { out.append("\($0.launch)\($0.seq!)") }
+        #expect(out == ["A0", "A1", "A3", "A4", "B0", "B1", "A5"])
+    }
+
+    /// The same launch id on two devices is two launches, and one device's new launch does not
+    /// release another device's.
+    @Test func aNewLaunchOnAnotherDeviceReleasesNothing() {
+        let events = [
+            event(0, "a", seq: 1, launch: "A", device: "D1"), event(0, "b", seq: 0, launch: "B", device: "D2"),
+            event(0, "a", seq: 0, launch: "A", device: "D1"),
+        ]
+        var orderer = SequenceOrderer()
+        var out: [String] = []
+        for e in events { orderer.push(e) { out.append("\($0.device)\($0.launch)\($0.seq!)") } }
+        orderer.flush { out.append("\($0.device)\($0.launch)\($0.seq!)") }
+        #expect(out == ["D2B0", "D1A0", "D1A1"])
     }
 
     @Test func eventsWithoutSeqPassStraightThrough() {
