@@ -12,10 +12,15 @@ import TraceModel
 /// damaged one delivers nothing, its lines are counted as lost, and reading resumes at the
 /// next frame found after it. Lines delivered + lines lost = every line of the input.
 ///
+/// Each frame's format is told by its own magic number, so a stream may mix zstd frames and
+/// gzip members (`cat *.zst *.gz | lifeline check --stdin`), and text after a frame is read as
+/// plain lines to the end, as `zstd -dcf` does.
+///
 /// A class, not a struct, so that the line callback may read the progress counters while
 /// `forEachLine` runs. Use it from one thread.
 public final class LineReader {
-    /// The format found in the first bytes of the input.
+    /// The format found in the first bytes of the input (a stream may switch formats between
+    /// frames; see above).
     public let compression: Compression
     /// Compressed bytes read from the source so far, for progress in MB/s of the input.
     public var compressedBytesRead: Int { source.bytesRead }
@@ -37,7 +42,15 @@ public final class LineReader {
     public var lostLines: Int { damage.reduce(0) { $0 + $1.lines } }
 
     private let source: ByteSource
-    private let decompressor: (any Decompressor)?
+    /// The decompressor of the frame being read; nil once the stream is plain text.
+    private var decompressor: (any Decompressor)?
+    /// One decompressor per format, made when a frame of that format first comes.
+    private var zstd: ZstdDecompressor?
+    private var gzip: GzipDecompressor?
+    private let gzipOutputStep: Int
+    /// The last bytes of a chunk that ended between frames, too few to tell the next frame's
+    /// format by: read again in front of the next chunk.
+    private var boundary: [UInt8] = []
     private let hold: FrameHold
     private var finder: FrameFinder?
     private let splitter: LineSplitter
@@ -68,19 +81,29 @@ public final class LineReader {
     init(source: ByteSource, maxLineBytes: Int, hashing: Bool, chunkSize: Int, frameMemory: Int = 16 << 20) throws {
         self.source = source
         compression = Compression.detect(try source.prefix(Compression.magicLength))
-        switch compression {
-        case .zstd:
-            decompressor = try ZstdDecompressor()
-            finder = FrameFinder(startsFrame: ZstdDecompressor.startsFrame)
-        case .gzip:
-            decompressor = try GzipDecompressor(outputStep: min(chunkSize, 128 << 10))
-            finder = FrameFinder(startsFrame: GzipDecompressor.startsFrame)
-        case .none:
-            decompressor = nil
+        gzipOutputStep = min(chunkSize, 128 << 10)
+        if compression != .none {
+            // After damage, the next frame of either format will do.
+            finder = FrameFinder { ZstdDecompressor.startsFrame($0) || GzipDecompressor.startsFrame($0) }
         }
-        hold = FrameHold(initialCapacity: decompressor == nil ? 1 : chunkSize, memoryCap: frameMemory)
+        hold = FrameHold(initialCapacity: compression == .none ? 1 : chunkSize, memoryCap: frameMemory)
         splitter = LineSplitter(maxLineBytes: maxLineBytes)
         hasher = hashing ? SHA256() : nil
+        decompressor = try decompressor(for: compression)
+    }
+
+    /// The decompressor for frames of `format` (nil for plain text), made on first use.
+    private func decompressor(for format: Compression) throws(ReadError) -> (any Decompressor)? {
+        switch format {
+        case .zstd:
+            if zstd == nil { zstd = try ZstdDecompressor() }
+            return zstd
+        case .gzip:
+            if gzip == nil { gzip = try GzipDecompressor(outputStep: gzipOutputStep) }
+            return gzip
+        case .none:
+            return nil
+        }
     }
 
     /// Calls `body` for each line, in order, with its 1-based number; returning false stops
@@ -100,12 +123,12 @@ public final class LineReader {
             let chunk = try source.next()
             if chunk.isEmpty { break }
             hasher?.update(bufferPointer: chunk)
-            guard let decompressor else {
+            guard decompressor != nil else {
                 decompressedBytes += chunk.count
                 guard try splitter.feed(chunk, body) else { return }
                 continue
             }
-            guard try decode(chunk, at: source.bytesRead - chunk.count, with: decompressor, body) else { return }
+            guard try decode(chunk, at: source.bytesRead - chunk.count, body) else { return }
         }
         try finish(body)
         sha256 = hasher.map { hexString($0.finalize()) }
@@ -113,25 +136,45 @@ public final class LineReader {
 
     /// Decodes `input`, which starts at byte `offset` of the stream, delivering each frame that
     /// verifies and resynchronising after one that does not; false if `body` asked to stop.
+    /// `final` says the input ends with these bytes: the format of a frame is then told by as
+    /// many of its first bytes as there are.
     private func decode(
-        _ input: UnsafeRawBufferPointer, at offset: Int, with decompressor: any Decompressor, _ body: (Line) throws -> Bool
+        _ input: UnsafeRawBufferPointer, at offset: Int, final: Bool = false, _ body: (Line) throws -> Bool
     ) throws -> Bool {
+        if !boundary.isEmpty {
+            let joined = boundary + input
+            let start = offset - boundary.count
+            boundary = []
+            return try joined.withUnsafeBytes { try decode($0, at: start, body) }
+        }
         var position = 0
         while position < input.count {
-            if resyncing {
+            if resyncing, let decompressor {
                 guard let found = finder?.find(in: input, from: position) else { return true }
                 resyncing = false
                 decompressor.reset()
                 position = found.index
                 if !found.carried.isEmpty {
-                    let start = offset - found.carried.count
-                    endDamage(at: start)
-                    guard try found.carried.withUnsafeBytes({ try decode($0, at: start, with: decompressor, body) }) else {
-                        return false
-                    }
-                    continue
+                    // The magic began in the previous chunk: read on from it.
+                    endDamage(at: offset - found.carried.count)
+                    boundary = found.carried
+                    return try decode(UnsafeRawBufferPointer(rebasing: input[position...]), at: offset + position, body)
                 }
                 endDamage(at: offset + position)
+            }
+            if decompressor?.frameOpen == false {
+                // Between frames: the next one's magic number says its format.
+                guard final || input.count - position >= FrameMagic.length else {
+                    boundary = Array(input[position...])
+                    return true
+                }
+                let head = position ..< min(position + FrameMagic.length, input.count)
+                try switchFormat(at: UnsafeRawBufferPointer(rebasing: input[head]))
+            }
+            guard let decompressor else {
+                // The stream turned to plain text: the rest of it is lines.
+                decompressedBytes += input.count - position
+                return try splitter.feed(UnsafeRawBufferPointer(rebasing: input[position...]), body)
             }
             let rest = UnsafeRawBufferPointer(rebasing: input[position...])
             switch try decompressor.decompress(rest, at: offset + position, into: hold) {
@@ -150,6 +193,19 @@ public final class LineReader {
             }
         }
         return true
+    }
+
+    /// Picks the decompressor for the frame whose first bytes are `head`: zstd or gzip by their
+    /// magic numbers; plain text when it starts like a line of JSON (`{` or white space), as
+    /// `zstd -dcf` passes text through. Anything else stays with the current decompressor,
+    /// which reports it as damage.
+    private func switchFormat(at head: UnsafeRawBufferPointer) throws(ReadError) {
+        let format = Compression.detect(head)
+        if format != .none {
+            decompressor = try decompressor(for: format)
+        } else if let first = head.first, first == UInt8(ascii: "{") || first == 0x20 || (0x09...0x0D).contains(first) {
+            decompressor = nil
+        }
     }
 
     private func deliverHold(_ body: (Line) throws -> Bool) throws -> Bool {
@@ -194,6 +250,11 @@ public final class LineReader {
     /// lines of a frame cut short and counts its unterminated last line as lost.
     private func finish(_ body: (Line) throws -> Bool) throws {
         let end = source.bytesRead
+        if !boundary.isEmpty {
+            let tail = boundary
+            boundary = []
+            guard try tail.withUnsafeBytes({ try decode($0, at: end - tail.count, final: true, body) }) else { return }
+        }
         if resyncing {
             endDamage(at: end)
             return
