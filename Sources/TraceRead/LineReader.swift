@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Crypto
 import TraceModel
 
@@ -52,7 +57,10 @@ public final class LineReader {
     /// format by: read again in front of the next chunk.
     private var boundary: [UInt8] = []
     private let hold: FrameHold
-    private var finder: FrameFinder?
+    /// Finds the next frame of either format after damage.
+    private var finder = FrameFinder { ZstdDecompressor.startsFrame($0) || GzipDecompressor.startsFrame($0) }
+    /// In plain text, whether the next byte begins a line (and so may begin a frame).
+    private var plainLineStart = false
     private let splitter: LineSplitter
     private var hasher: SHA256?
     private var started = false
@@ -82,10 +90,6 @@ public final class LineReader {
         self.source = source
         compression = Compression.detect(try source.prefix(Compression.magicLength))
         gzipOutputStep = min(chunkSize, 128 << 10)
-        if compression != .none {
-            // After damage, the next frame of either format will do.
-            finder = FrameFinder { ZstdDecompressor.startsFrame($0) || GzipDecompressor.startsFrame($0) }
-        }
         hold = FrameHold(initialCapacity: compression == .none ? 1 : chunkSize, memoryCap: frameMemory)
         splitter = LineSplitter(maxLineBytes: maxLineBytes)
         hasher = hashing ? SHA256() : nil
@@ -123,11 +127,6 @@ public final class LineReader {
             let chunk = try source.next()
             if chunk.isEmpty { break }
             hasher?.update(bufferPointer: chunk)
-            guard decompressor != nil else {
-                decompressedBytes += chunk.count
-                guard try splitter.feed(chunk, body) else { return }
-                continue
-            }
             guard try decode(chunk, at: source.bytesRead - chunk.count, body) else { return }
         }
         try finish(body)
@@ -145,12 +144,12 @@ public final class LineReader {
             let joined = boundary + input
             let start = offset - boundary.count
             boundary = []
-            return try joined.withUnsafeBytes { try decode($0, at: start, body) }
+            return try joined.withUnsafeBytes { try decode($0, at: start, final: final, body) }
         }
         var position = 0
         while position < input.count {
             if resyncing, let decompressor {
-                guard let found = finder?.find(in: input, from: position) else { return true }
+                guard let found = finder.find(in: input, from: position) else { return true }
                 resyncing = false
                 decompressor.reset()
                 position = found.index
@@ -172,9 +171,22 @@ public final class LineReader {
                 try switchFormat(at: UnsafeRawBufferPointer(rebasing: input[head]))
             }
             guard let decompressor else {
-                // The stream turned to plain text: the rest of it is lines.
-                decompressedBytes += input.count - position
-                return try splitter.feed(UnsafeRawBufferPointer(rebasing: input[position...]), body)
+                // Plain text, up to a line that begins a frame (files concatenated).
+                let rest = UnsafeRawBufferPointer(rebasing: input[position...])
+                let (text, frameFollows) = Self.textBeforeFrame(in: rest, startsLine: plainLineStart, final: final)
+                if text > 0 { plainLineStart = rest[text - 1] == 0x0A }
+                decompressedBytes += text
+                guard try splitter.feed(UnsafeRawBufferPointer(rebasing: rest[..<text]), body) else { return false }
+                position += text
+                if frameFollows {
+                    try switchFormat(at: UnsafeRawBufferPointer(rebasing: input[position ..< position + FrameMagic.length]))
+                } else if position < input.count {
+                    // Fewer bytes after the last newline than a magic number: read them again
+                    // in front of the next chunk.
+                    boundary = Array(input[position...])
+                    return true
+                }
+                continue
             }
             let rest = UnsafeRawBufferPointer(rebasing: input[position...])
             switch try decompressor.decompress(rest, at: offset + position, into: hold) {
@@ -193,6 +205,29 @@ public final class LineReader {
             }
         }
         return true
+    }
+
+    /// How many bytes of plain `text` come before a line that starts with a frame's magic number,
+    /// and whether one does. A line of valid UTF-8 text cannot start with the zstd or gzip magic
+    /// (their second byte is a UTF-8 continuation byte). When `text` ends fewer bytes after a
+    /// newline than a magic number takes and they may begin one, they are left out (unless the
+    /// input is `final`) to be judged with the next chunk. `startsLine`: `text` begins a line.
+    static func textBeforeFrame(in text: UnsafeRawBufferPointer, startsLine: Bool, final: Bool) -> (Int, Bool) {
+        guard let base = text.baseAddress else { return (0, false) }
+        var lineStart = startsLine ? 0 : -1
+        while true {
+            if lineStart < 0 {
+                guard let newline = memchr(base, 0x0A, text.count) else { return (text.count, false) }
+                lineStart = base.distance(to: UnsafeRawPointer(newline)) + 1
+            }
+            let head = UnsafeRawBufferPointer(rebasing: text[lineStart ..< min(lineStart + FrameMagic.length, text.count)])
+            let mayBeFrame = FrameMagic.zstd(head) || FrameMagic.gzip(head)
+            if mayBeFrame, head.count == FrameMagic.length { return (lineStart, true) }
+            if mayBeFrame, !final { return (lineStart, false) }
+            if lineStart >= text.count { return (text.count, false) }
+            guard let newline = memchr(base + lineStart, 0x0A, text.count - lineStart) else { return (text.count, false) }
+            lineStart = base.distance(to: UnsafeRawPointer(newline)) + 1
+        }
     }
 
     /// Picks the decompressor for the frame whose first bytes are `head`: zstd or gzip by their

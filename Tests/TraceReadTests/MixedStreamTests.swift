@@ -39,6 +39,22 @@ import Testing
         #expect(reader.damage.isEmpty)
     }
 
+    /// Plain files before, between and after compressed ones: a line of text cannot begin with
+    /// a frame's magic number, so a frame is recognised at the start of any line.
+    @Test func plainTextBeforeAndBetweenFramesIsReadAsLines() throws {
+        let scratch = try Scratch()
+        let zstd = try scratch.compress("{\"n\":2}\n", with: "zstd", name: "a")
+        let gzip = try scratch.compress("{\"n\":4}\n", with: "gzip", name: "b")
+        let bytes = Array("{\"n\":1}\n".utf8) + zstd + Array("{\"n\":3}\n".utf8) + gzip + Array("{\"n\":5}\n".utf8)
+        let path = try scratch.write("mixed", bytes)
+        for chunk in [1 << 20] + Array(5...30) {
+            let (lines, reader) = try readAll(path, chunkSize: chunk)
+            #expect(lines.map(\.text) == (1...5).map { "{\"n\":\($0)}" }, "chunks of \(chunk) bytes")
+            #expect(reader.damage.isEmpty, "chunks of \(chunk) bytes")
+            #expect(reader.compression == .none)
+        }
+    }
+
     /// Wherever the chunks end, also inside the next frame's magic number, the lines are the same.
     @Test func aMagicNumberSplitByTheChunksIsStillRecognised() throws {
         let scratch = try Scratch()
