@@ -12,7 +12,7 @@ public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
     }
 }
 
-/// The closed set of rule categories (see `shared/spec/rules.md`).
+/// The closed set of rule categories (see docs/rules.md).
 public enum RuleCategory: String, Sendable, Codable, CaseIterable {
     /// The documented order was broken.
     case violation
