@@ -10,11 +10,19 @@ public struct IngestBatch: Sendable {
     /// Every line up to and including this one is in this batch or an earlier one.
     public var throughLine: Int = 0
 
-    public init(fileID: Int64) { self.fileID = fileID }
+    /// `expectedEvents` reserves room up front: growing the array of ~300-byte events by
+    /// doubling copied each of them once on average (3% of the reading thread's instructions).
+    public init(fileID: Int64, expectedEvents: Int = 0) {
+        self.fileID = fileID
+        events.reserveCapacity(expectedEvents)
+        eventLines.reserveCapacity(expectedEvents)
+    }
 
     public var isEmpty: Bool { events.isEmpty && rejects.isEmpty }
 
-    public mutating func append(_ event: Event, line: Int) {
+    /// Takes the event over rather than copying it: a copy retained and later released each of its
+    /// strings (6% of the reading thread's instructions).
+    public mutating func append(_ event: consuming Event, line: Int) {
         events.append(event)
         eventLines.append(line)
     }

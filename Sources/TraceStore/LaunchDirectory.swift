@@ -100,17 +100,21 @@ final class LaunchDirectory {
     }
 
     /// Writes the totals of every launch touched since the last flush.
+    ///
+    /// Bound by position through ``ExactStatement``: GRDB's named arguments build a dictionary
+    /// per row, which cost half of each update (a batch touches every launch of its
+    /// file, and corpora of small files have a batch per file).
     func flush(in db: Database) throws {
         let statement = try db.cachedStatement(sql: """
-            UPDATE launches SET first_ts = min(coalesce(first_ts, :first), :first),
-                last_ts = max(coalesce(last_ts, :last), :last),
-                events = events + :added, unsequenced = max(unsequenced, :unsequenced)
-            WHERE id = :id
+            UPDATE launches SET first_ts = min(coalesce(first_ts, ?1), ?1),
+                last_ts = max(coalesce(last_ts, ?2), ?2),
+                events = events + ?3, unsequenced = max(unsequenced, ?4)
+            WHERE id = ?5
             """)
         for entry in dirty {
-            try statement.execute(arguments: [
-                "first": entry.firstTS, "last": entry.lastTS, "added": entry.added,
-                "unsequenced": entry.unsequenced, "id": entry.id,
+            try ExactStatement.execute(statement, [
+                .integer(entry.firstTS), .integer(entry.lastTS), .integer(Int64(entry.added)),
+                .integer(entry.unsequenced), .integer(entry.id),
             ])
             entry.added = 0
             entry.dirty = false

@@ -13,11 +13,14 @@ struct FileReadingLoop: Sendable {
     let counters: ProgressCounters
 
     func run(_ inputs: [InputPaths.Input]) {
+        // The events of the last file read: the best guess of the next one's (files of one
+        // upload are alike), so that its batch is allocated once.
+        var expectedEvents = 0
         for (fileKey, input) in inputs.enumerated() {
             let keepGoing: Bool
             switch input {
-            case .file(let path): keepGoing = read(path: path, fileKey: fileKey)
-            case .standardInput: keepGoing = read(path: "-", fileKey: fileKey)
+            case .file(let path): keepGoing = read(path: path, fileKey: fileKey, expectedEvents: &expectedEvents)
+            case .standardInput: keepGoing = read(path: "-", fileKey: fileKey, expectedEvents: &expectedEvents)
             case .missing(let path, let reason):
                 var report = FileReport(path: path, outcome: .failed)
                 report.message = "\(path): \(reason)"
@@ -36,7 +39,9 @@ struct FileReadingLoop: Sendable {
     /// A regular file is hashed first, so that content already stored is skipped unread.
     /// Anything else (standard input, a FIFO, `<(command)`, a device) can be read only once:
     /// it is hashed while it is read, and its hash recorded at the end from the bytes read.
-    private func read(path: String, fileKey: Int) -> Bool {
+    /// `expectedEvents` is the size to reserve for the file's first batch; it is set to the
+    /// number of events the file had.
+    private func read(path: String, fileKey: Int, expectedEvents: inout Int) -> Bool {
         counters.update { $0.currentPath = path }
         var report = FileReport(path: path, outcome: .ingested)
         let reader: LineReader
@@ -78,9 +83,13 @@ struct FileReadingLoop: Sendable {
         var blankLines = 0
         /// Blank lines before the point a resumed file is read on from: the `files` row counts the file's.
         var blankLinesResumedOver = 0
-        var batch = IngestBatch(fileID: 0)
-        var writerStopped = false
         let batchSize = options.batchSize
+        // Half again as much as the last file had: files of one upload vary in size too, and
+        // every growth of the array copies the events already in it.
+        let guess = min(expectedEvents, batchSize)
+        var batch = IngestBatch(fileID: 0, expectedEvents: min(guess + guess / 2, batchSize))
+        var fileEvents = 0
+        var writerStopped = false
         do {
             try reader.forEachLine { line in
                 guard line.number > skipThrough else {
@@ -97,11 +106,12 @@ struct FileReadingLoop: Sendable {
                 batch.throughLine = line.number
                 if batch.events.count >= batchSize {
                     countBytes(reader.compressedBytesRead, into: &report)
+                    fileEvents += batch.events.count
                     guard queue.push(.batch(fileKey: fileKey, batch), weight: batch.events.count) else {
                         writerStopped = true
                         return false
                     }
-                    batch = IngestBatch(fileID: 0)
+                    batch = IngestBatch(fileID: 0, expectedEvents: batchSize)
                 }
                 return true
             }
@@ -110,6 +120,7 @@ struct FileReadingLoop: Sendable {
             report.truncated = true
         }
         if writerStopped { return false }
+        expectedEvents = fileEvents + batch.events.count
         if batch.throughLine > 0 {
             guard queue.push(.batch(fileKey: fileKey, batch), weight: max(1, batch.events.count)) else { return false }
         }
