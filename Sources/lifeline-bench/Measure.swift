@@ -12,13 +12,16 @@ enum Measure {
     }
 
     /// Runs `program` with its standard output sent to `output`, or captured when nil.
-    static func run(_ program: String, _ arguments: [String], output: String? = nil) throws -> Outcome {
+    /// Runs `program`, its standard output to `output` (or captured), its standard error to
+    /// `errors` (or the bench's own).
+    static func run(_ program: String, _ arguments: [String], output: String? = nil, errors: String? = nil) throws -> Outcome {
         let capture = output ?? NSTemporaryDirectory() + "lifeline-bench-\(getpid()).out"
         defer { if output == nil { try? FileManager.default.removeItem(atPath: capture) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, capture, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let errors { posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
