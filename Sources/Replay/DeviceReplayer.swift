@@ -41,7 +41,7 @@ public final class DeviceReplayer {
     ///
     /// The event is made compact (``ReplayEvent``) once, here, where its launch is known; every
     /// check then copies only that.
-    public func receive(_ event: Event, emit: (Finding) -> Void) {
+    public func receive(_ event: borrowing Event, emit: (Finding) -> Void) {
         let launch = launchState(for: event)
         let event = ReplayEvent(event, launch: launch.serial, texts: state.texts)
         let kind = event.kind
@@ -92,7 +92,7 @@ public final class DeviceReplayer {
         state.pending.removeAll(keepingCapacity: true)
     }
 
-    private func launchState(for event: Event) -> LaunchState {
+    private func launchState(for event: borrowing Event) -> LaunchState {
         // Most events belong to the launch of the event before: skip the dictionary then.
         if let current, current.launch == event.launch { return current }
         let found = findLaunchState(for: event)
@@ -100,7 +100,7 @@ public final class DeviceReplayer {
         return found
     }
 
-    private func findLaunchState(for event: Event) -> LaunchState {
+    private func findLaunchState(for event: borrowing Event) -> LaunchState {
         if let launch = live[event.launch] { return launch }
         if let launch = ended[event.launch] { return launch }
         let processKey = event.process ?? "app"

@@ -78,7 +78,7 @@ public final class LaunchState {
     @exclusivity(unchecked) var checks: [(any Check)?] = []
 
     /// The state of the launch that `event` begins; `first` is its compact form.
-    init(first event: Event, serial: UInt32, compact first: ReplayEvent) {
+    init(first event: borrowing Event, serial: UInt32, compact first: ReplayEvent) {
         launch = event.launch
         self.serial = serial
         process = event.process

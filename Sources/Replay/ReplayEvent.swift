@@ -54,7 +54,9 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
     }
 
     /// The compact form of `event`, of the launch numbered `launch`, its texts numbered in `texts`.
-    public init(_ event: Event, launch: UInt32, texts: TextTable) {
+    ///
+    /// Borrowed, field by field: copying the whole event would retain each of its strings.
+    public init(_ event: borrowing Event, launch: UInt32, texts: TextTable) {
         ts = event.ts
         mono = event.mono
         seq = event.seq
@@ -70,25 +72,30 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         call = event.call.map(texts.id)
         result = event.result.map(texts.id)
         otherName = kind == .other ? texts.id(event.name) : nil
-        details = Self.details(of: event, texts: texts)
+        switch kind {
+        case .pushReceive, .bgtaskSubmit, .backgroundTimeRemaining, .beginBackgroundTask, .config:
+            details = Self.details(kind: kind, attrs: event.attrs, texts: texts)
+        default:
+            details = .none
+        }
     }
 
-    private static func details(of event: Event, texts: TextTable) -> Details {
-        switch event.kind {
+    private static func details(kind: EventKind, attrs: String?, texts: TextTable) -> Details {
+        switch kind {
         case .pushReceive:
-            let attributes = event.attributes
+            let attributes = AttributeReader(attrs)
             return .push(
                 contentAvailable: attributes.bool("content_available"), priority: attributes.int("priority"),
                 pushType: attributes.string("push_type").map(texts.id))
         case .bgtaskSubmit:
-            let attributes = event.attributes
+            let attributes = AttributeReader(attrs)
             return .submit(type: attributes.string("type").map(texts.id), error: attributes.string("error").map(texts.id))
         case .backgroundTimeRemaining:
-            return .timeRemaining(event.attributes.double("value"))
+            return .timeRemaining(AttributeReader(attrs).double("value"))
         case .beginBackgroundTask:
-            return .backgroundTask(name: event.attributes.string("name").map(texts.id))
+            return .backgroundTask(name: AttributeReader(attrs).string("name").map(texts.id))
         case .config:
-            return .config(event.attrs.map(texts.id))
+            return .config(attrs.map(texts.id))
         default:
             return .none
         }

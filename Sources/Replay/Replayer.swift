@@ -18,7 +18,7 @@ public final class Replayer {
         self.configuration = configuration
     }
 
-    public func receive(_ event: Event, emit: (Finding) -> Void) {
+    public func receive(_ event: borrowing Event, emit: (Finding) -> Void) {
         let replayer: DeviceReplayer
         if let last, last.device == event.device {
             replayer = last

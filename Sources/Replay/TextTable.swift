@@ -17,10 +17,11 @@ public struct TextID: Hashable, Sendable, BitwiseCopyable {
 /// names, values the closed sets do not know, `config` attributes — never a device's or a
 /// launch's name (``LaunchState`` keeps those) nor the attributes of an ordinary event (the few
 /// the rules read are typed fields of ``ReplayEvent``). It grows with the distinct texts of one
-/// device, which is what the device's checks may hold on to anyway.
+/// device, which is what the device's checks may hold on to anyway. Not checked for exclusivity
+/// at run time, for the reason given at ``LaunchState``: a table belongs to one device's replay.
 public final class TextTable {
-    private var texts: [String] = [""]
-    private var numbers: [String: UInt32] = ["": 0]
+    @exclusivity(unchecked) private var texts: [String] = [""]
+    @exclusivity(unchecked) private var numbers: [String: UInt32] = ["": 0]
 
     public init() {}
 

@@ -8,19 +8,22 @@ import TraceModel
 /// event the replay goes on in the state the event implies, and ``LaunchState/lifecycleBreach``
 /// tells the checks after it that this event was already reported. On an extension process only
 /// the two data rules apply: it has no UIKit life cycle.
+///
+/// Its state is read for every event it receives: not checked for exclusivity at run time, for the
+/// reason given at ``LaunchState`` (a check belongs to one device's replay, on one thread).
 final class LifecycleCheck: Check {
     /// Whether `didEnterBackground` already began in the current background period (a second
     /// one cannot happen before the app leaves the background).
-    private var enteredBackground = false
+    @exclusivity(unchecked) private var enteredBackground = false
     /// The `suspend` that put the app in the suspended state, for messages.
-    private var suspendedBy: ReplayEvent?
+    @exclusivity(unchecked) private var suspendedBy: ReplayEvent?
     /// The latest event that moved the state, for messages (kept as kind and time: storing the
     /// event itself would copy it on every move).
-    private(set) var lastMove: (kind: EventKind, ts: Timestamp)?
-    private var sawFirstEvent = false
+    @exclusivity(unchecked) private(set) var lastMove: (kind: EventKind, ts: Timestamp)?
+    @exclusivity(unchecked) private var sawFirstEvent = false
     /// Set when the launch ended, by whatever means.
-    private var ended = false
-    private var reportedAfterTerminate = false
+    @exclusivity(unchecked) private var ended = false
+    @exclusivity(unchecked) private var reportedAfterTerminate = false
 
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch

@@ -11,6 +11,9 @@ import TraceModel
 /// short), at `willEnterForeground` (a bounce) and at `didBecomeActive` (an interruption). One
 /// finding per sequence, at the first out-of-order event; an event the lifecycle check already
 /// reported abandons the sequence and starts none.
+///
+/// Its state is read for every event it receives: not checked for exclusivity at run time, for the
+/// reason given at ``LaunchState`` (a check belongs to one device's replay, on one thread).
 final class BackgroundSequenceCheck: Check {
     static let interests: Set<EventKind> = [
         .launch, .resume, .willResignActive, .didBecomeActive, .didEnterBackground, .willEnterForeground,
@@ -40,14 +43,14 @@ final class BackgroundSequenceCheck: Check {
 
     /// The sequence under way, if any. Kept in separate fields rather than one struct value so
     /// that a step updates in place instead of copying the events it holds.
-    private var way: Way?
+    @exclusivity(unchecked) private var way: Way?
     /// The event that started the sequence.
-    private var start: ReplayEvent?
+    @exclusivity(unchecked) private var start: ReplayEvent?
     /// The event kind the cause maps to, when the sequence waits for one.
-    private var cause: EventKind?
-    private var causeSeen = false
-    private var step = Step.awaitingDidEnterBackground
-    private var didEnterBackgroundBegin: ReplayEvent?
+    @exclusivity(unchecked) private var cause: EventKind?
+    @exclusivity(unchecked) private var causeSeen = false
+    @exclusivity(unchecked) private var step = Step.awaitingDidEnterBackground
+    @exclusivity(unchecked) private var didEnterBackgroundBegin: ReplayEvent?
 
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch

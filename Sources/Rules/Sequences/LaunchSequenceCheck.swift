@@ -10,13 +10,16 @@ import TraceModel
 /// implement the optional delegate method, or the log began mid-launch); one that comes at or
 /// before the position reached, or while another step has not returned, is out of order. One
 /// finding per launch: after it the sequence is no longer judged.
+///
+/// Its state is read for every event it receives: not checked for exclusivity at run time, for the
+/// reason given at ``LaunchState`` (a check belongs to one device's replay, on one thread).
 final class LaunchSequenceCheck: Check {
     /// The highest position reached; -1 before any step. Even: a step began and has not returned.
-    private var position = -1
-    private var lastStep: ReplayEvent?
+    @exclusivity(unchecked) private var position = -1
+    @exclusivity(unchecked) private var lastStep: ReplayEvent?
     /// The first `didBecomeActive` or `didEnterBackground`: the launch sequence is over.
-    private var over: ReplayEvent?
-    private var reported = false
+    @exclusivity(unchecked) private var over: ReplayEvent?
+    @exclusivity(unchecked) private var reported = false
 
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         guard !reported else { return }
