@@ -1,5 +1,4 @@
 import TraceDecode
-import TraceModel
 
 /// Reads the attributes an event keeps in its `attrs` JSON text (those without a typed field:
 /// `priority`, `permitted_identifiers`, `value`, …). Parsed only for the few event kinds whose
@@ -38,9 +37,4 @@ public struct AttributeReader {
     }
 
     public func contains(_ name: String) -> Bool { attributes?[name] != nil }
-}
-
-extension Event {
-    /// This event's `attrs`, parsed for reading.
-    public var attributes: AttributeReader { AttributeReader(attrs) }
 }
