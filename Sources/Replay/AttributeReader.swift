@@ -1,9 +1,9 @@
 import TraceDecode
-import TraceModel
 
 /// Reads the attributes an event keeps in its `attrs` JSON text (those without a typed field:
-/// `priority`, `permitted_identifiers`, `value`, …). Parsing is lazy: only rules that need such
-/// an attribute pay for it, on the events that carry it.
+/// `priority`, `permitted_identifiers`, `value`, …). Parsed only for the few event kinds whose
+/// attributes a rule reads, when their ``ReplayEvent`` is made (see ``ReplayEvent/Details``),
+/// and for a `config` when a check asks (``ReplayContext/configuration(_:)``).
 public struct AttributeReader {
     private let attributes: JSONAttributes?
 
@@ -37,9 +37,4 @@ public struct AttributeReader {
     }
 
     public func contains(_ name: String) -> Bool { attributes?[name] != nil }
-}
-
-extension Event {
-    /// This event's `attrs`, parsed for reading.
-    public var attributes: AttributeReader { AttributeReader(attrs) }
 }

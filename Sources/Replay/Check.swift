@@ -7,7 +7,7 @@ import TraceModel
 public protocol Check: AnyObject {
     /// Called for each event of a kind in the blueprint's ``CheckBlueprint/interests``, after
     /// the lifecycle check has applied the event to ``LaunchState/state``.
-    func receive(_ event: Event, kind: EventKind, context: ReplayContext)
+    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext)
     /// Called once when a launch ends (for a device-scoped check: every launch of the device).
     func launchEnded(_ ending: LaunchEnding, context: ReplayContext)
 }

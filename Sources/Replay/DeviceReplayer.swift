@@ -26,6 +26,8 @@ public final class DeviceReplayer {
     /// still open when the device's log ends.
     private var cutLaunches: Set<String> = []
     private var deviceCut = false
+    /// The serial the next new launch gets (see ``LaunchState/serial``).
+    private var nextSerial: UInt32 = 0
 
     public init(device: String, book: RuleBook, configuration: ReplayConfiguration) {
         self.book = book
@@ -36,21 +38,14 @@ public final class DeviceReplayer {
     public var device: String { state.device }
 
     /// Replays one event; findings it makes evident are passed to `emit`.
-    public func receive(_ event: consuming Event, emit: (Finding) -> Void) {
-        var event = event
-        receive(swapping: &event, emit: emit)
-    }
-
-    /// Replays one event, which ends up as its launch's ``LaunchState/lastEvent``; on return
-    /// `event` holds what it replaced, for the caller to drop.
     ///
-    /// Swapped rather than consumed: the optimiser turns a `consuming` parameter of this
-    /// function into a borrowed one and then copies the event into `lastEvent`, and copying an
-    /// event's strings was among the largest costs in the replay's profile.
-    func receive(swapping event: inout Event, emit: (Finding) -> Void) {
+    /// The event is made compact (``ReplayEvent``) once, here, where its launch is known; every
+    /// check then copies only that.
+    public func receive(_ event: borrowing Event, emit: (Finding) -> Void) {
+        let launch = launchState(for: event)
+        let event = ReplayEvent(event, launch: launch.serial, texts: state.texts)
         let kind = event.kind
         let ordinal = kind.ordinal
-        let launch = launchState(for: event)
         let context = ReplayContext(device: state, launch: launch)
         // Indexing the tables in place: copying a `Dispatch` per event would retain its arrays.
         let isExtension = launch.isExtension
@@ -64,7 +59,7 @@ public final class DeviceReplayer {
         for index in isExtension ? book.appExtension.device[ordinal] : book.app.device[ordinal] {
             deviceChecks[index]?.receive(event, kind: kind, context: context)
         }
-        swap(&launch.lastEvent, &event)
+        launch.lastEvent = event
         if kind == .terminate, launch.terminated == nil || launch.terminated == launch.lastEvent {
             launch.terminated = launch.lastEvent
             end(launch, .terminated(launch.lastEvent))
@@ -97,7 +92,7 @@ public final class DeviceReplayer {
         state.pending.removeAll(keepingCapacity: true)
     }
 
-    private func launchState(for event: Event) -> LaunchState {
+    private func launchState(for event: borrowing Event) -> LaunchState {
         // Most events belong to the launch of the event before: skip the dictionary then.
         if let current, current.launch == event.launch { return current }
         let found = findLaunchState(for: event)
@@ -105,14 +100,17 @@ public final class DeviceReplayer {
         return found
     }
 
-    private func findLaunchState(for event: Event) -> LaunchState {
+    private func findLaunchState(for event: borrowing Event) -> LaunchState {
         if let launch = live[event.launch] { return launch }
         if let launch = ended[event.launch] { return launch }
         let processKey = event.process ?? "app"
+        let serial = nextSerial
+        nextSerial &+= 1
+        let first = ReplayEvent(event, launch: serial, texts: state.texts)
         if let previousID = liveByProcess[processKey], let previous = live[previousID] {
-            end(previous, .superseded(by: event))
+            end(previous, .superseded(by: first))
         }
-        let launch = LaunchState(first: event)
+        let launch = LaunchState(first: event, serial: serial, compact: first)
         launch.checks = book.blueprints.map { $0.scope == .launch ? $0.make(state.budgets) : nil }
         live[event.launch] = launch
         liveByProcess[processKey] = event.launch

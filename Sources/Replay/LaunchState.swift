@@ -12,6 +12,9 @@ import TraceModel
 /// reach the same property.
 public final class LaunchState {
     public let launch: String
+    /// The launch's number within its device's replay, which its events carry
+    /// (``ReplayEvent/launch``): never reused while the device is replayed.
+    public let serial: UInt32
     /// The `process` of its first event: nil or `"app"` for the app, `"extension:…"` otherwise.
     public let process: String?
     /// True for an app extension process (`process` = `extension:…`). Stored, not computed:
@@ -34,33 +37,33 @@ public final class LaunchState {
     /// one finding; the replay goes on in the state the event implies.
     @exclusivity(unchecked) public var lifecycleBreach = false
     /// The `launch` event, when it was logged.
-    @exclusivity(unchecked) public var launchEvent: Event?
+    @exclusivity(unchecked) public var launchEvent: ReplayEvent?
     /// The `terminate` event, once the process has ended.
-    @exclusivity(unchecked) public var terminated: Event?
+    @exclusivity(unchecked) public var terminated: ReplayEvent?
     /// True once `didFinishLaunching` returned (its `end`), or at the latest at the first
     /// life-cycle move after launching (`didBecomeActive`, `didEnterBackground`, `suspend`, …,
     /// for an app that does not log `didFinishLaunching`): the launch sequence is over. For a log
     /// that began mid-launch it stays false until one of those is seen.
     @exclusivity(unchecked) public var launchSequenceEnded = false
     /// The `begin` of a `didEnterBackground` call that has not returned yet.
-    @exclusivity(unchecked) public var didEnterBackgroundBegin: Event?
+    @exclusivity(unchecked) public var didEnterBackgroundBegin: ReplayEvent?
     /// The event that started the current background period (`didEnterBackground` begin, or the
     /// `launch`/`resume` into the background); nil in the foreground and when suspended. A
     /// `didEnterBackground` after a launch or resume into the background does not move it (the
     /// period began at the launch or resume). A `terminate` leaves it as it was, so that budgets
     /// can still be measured when the launch ends.
-    @exclusivity(unchecked) public var backgroundSince: Event?
+    @exclusivity(unchecked) public var backgroundSince: ReplayEvent?
     /// The latest `backgroundTimeRemaining` reading of the current background period.
-    @exclusivity(unchecked) public var lastTimeRemaining: Event?
+    @exclusivity(unchecked) public var lastTimeRemaining: ReplayEvent?
     /// `BGTaskSchedulerPermittedIdentifiers` from this launch's `config`, if logged.
     @exclusivity(unchecked) public var permittedIdentifiers: [String]?
     /// `UIBackgroundModes` from this launch's `config`, if logged.
     @exclusivity(unchecked) public var backgroundModes: [String]?
     /// Identifiers passed to `bgtask.register` in this launch.
-    @exclusivity(unchecked) public var registered: Set<String> = []
+    @exclusivity(unchecked) public var registered: Set<TextID> = []
     /// The first and the latest event of the launch.
-    public let firstEvent: Event
-    @exclusivity(unchecked) public internal(set) var lastEvent: Event
+    public let firstEvent: ReplayEvent
+    @exclusivity(unchecked) public internal(set) var lastEvent: ReplayEvent
     /// Findings of this launch whose rule ``Rule/explainsTermination``.
     @exclusivity(unchecked) public internal(set) var explanations: [Finding] = []
     /// Work still open when the launch's log ended without a `terminate` (see ``OpenWork``),
@@ -74,27 +77,29 @@ public final class LaunchState {
     /// One slot per blueprint of the rule book: this launch's instance, or nil.
     @exclusivity(unchecked) var checks: [(any Check)?] = []
 
-    init(first event: Event) {
+    /// The state of the launch that `event` begins; `first` is its compact form.
+    init(first event: borrowing Event, serial: UInt32, compact first: ReplayEvent) {
         launch = event.launch
+        self.serial = serial
         process = event.process
         isExtension = event.isExtension
-        firstEvent = event
-        lastEvent = event
+        firstEvent = first
+        lastEvent = first
     }
 }
 
 /// How a launch came to an end, and the event at which the replay learnt it.
 public enum LaunchEnding: Sendable {
     /// Its `terminate` event.
-    case terminated(Event)
+    case terminated(ReplayEvent)
     /// A new launch of the same process began (this is its first event): the old one ended
     /// without a word, killed or quietly reclaimed.
-    case superseded(by: Event)
+    case superseded(by: ReplayEvent)
     /// The device's log ended (this is the launch's last event).
-    case endOfLog(Event)
+    case endOfLog(ReplayEvent)
 
     /// The event at which the end became known: findings about it carry its time.
-    public var event: Event {
+    public var event: ReplayEvent {
         switch self {
         case .terminated(let event), .superseded(let event), .endOfLog(let event): event
         }

@@ -21,7 +21,7 @@ public struct Obligation: Sendable {
         /// A budget picked per opening (e.g. by task type); nil for none. Called with the
         /// opening event when the opening is measured (at its discharge, or when it was due), so
         /// that what the replay learnt while it was open counts.
-        case chosen(@Sendable (Event, ReplayContext) -> BudgetName?)
+        case chosen(@Sendable (ReplayEvent, ReplayContext) -> BudgetName?)
         /// The app's background time: from `didEnterBackground` begin (or the launch or resume
         /// into the background) plus the budget, or from the latest `backgroundTimeRemaining`
         /// reading plus its value. Only time spent in the background counts.
@@ -39,12 +39,13 @@ public struct Obligation: Sendable {
         }
     }
 
-    /// The facts of one breach, for its message.
-    public struct Breach: Sendable {
+    /// The facts of one breach, for its message (made only when a breach is reported, so its
+    /// events carry their texts).
+    public struct Breach {
         /// The opening event (nil for a discharge that matched no opening).
-        public let opening: Event?
+        public let opening: ResolvedEvent?
         /// The event at which the breach became evident.
-        public let at: Event
+        public let at: ResolvedEvent
         /// Seconds measured against the budget (the duration, or time since expiry).
         public let seconds: Double?
         public let budget: BudgetName?
@@ -54,14 +55,14 @@ public struct Obligation: Sendable {
     }
 
     public var opens: EventKind
-    public var opensIf: (@Sendable (Event) -> Bool)?
+    public var opensIf: (@Sendable (ReplayEvent) -> Bool)?
     public var closes: EventKind
-    public var closesIf: (@Sendable (Event) -> Bool)?
+    public var closesIf: (@Sendable (ReplayEvent) -> Bool)?
     /// The event that says the system ran the work's expiration handler.
     public var expires: EventKind?
     public var key: Key
     /// What one opening is, for a sentence about work left open: `background task 3 "upload"`.
-    public var work: @Sendable (Event) -> String
+    public var work: @Sendable (ResolvedEvent) -> String
     public var deadline: Deadline?
     /// Whether the discharge is due before suspension (else only before the launch ends).
     public var dueBeforeSuspension: Bool
@@ -81,9 +82,9 @@ public struct Obligation: Sendable {
     public var unknown: Report?
 
     public init(
-        opens: EventKind, opensIf: (@Sendable (Event) -> Bool)? = nil, closes: EventKind,
-        closesIf: (@Sendable (Event) -> Bool)? = nil, expires: EventKind? = nil, key: Key,
-        work: (@Sendable (Event) -> String)? = nil, deadline: Deadline? = nil, dueBeforeSuspension: Bool = true, runsOnExtensions: Bool = false,
+        opens: EventKind, opensIf: (@Sendable (ReplayEvent) -> Bool)? = nil, closes: EventKind,
+        closesIf: (@Sendable (ReplayEvent) -> Bool)? = nil, expires: EventKind? = nil, key: Key,
+        work: (@Sendable (ResolvedEvent) -> String)? = nil, deadline: Deadline? = nil, dueBeforeSuspension: Bool = true, runsOnExtensions: Bool = false,
         missing: Report? = nil, overrun: [BudgetName: Report] = [:], expired: Report? = nil,
         repeated: Report? = nil, unknown: Report? = nil
     ) {
@@ -105,7 +106,7 @@ public struct Obligation: Sendable {
     }
 
     /// The opening event's name and its key: `fetch.perform (call 7)`.
-    private static func defaultWork(_ event: Event, key: Key) -> String {
+    private static func defaultWork(_ event: ResolvedEvent, key: Key) -> String {
         let keyText: String? = switch key {
         case .task: event.task.map { "task \($0)" }
         case .call: event.call.map { "call \($0)" }

@@ -4,8 +4,15 @@ import TraceModel
 /// are broken. Memory is bounded by what is open plus the keys already discharged.
 final class ObligationCheck: Check {
     private struct Open {
-        var opening: Event
-        var expiredBy: Event?
+        var opening: ReplayEvent
+        var expiredBy: ReplayEvent?
+    }
+
+    /// What pairs an opening with its discharge, as numbers (see ``Obligation/Key``).
+    private enum OpenKey: Hashable {
+        case task(Int64)
+        case text(TextID)
+        case none
     }
 
     private let spec: Obligation
@@ -13,17 +20,17 @@ final class ObligationCheck: Check {
     /// them through `spec` copied the whole ``Obligation`` (retaining its closures and reports)
     /// per event, 6% of the replay's reference counting in its profile.
     private let opens: EventKind, closes: EventKind, expires: EventKind?
-    private let opensIf: (@Sendable (Event) -> Bool)?, closesIf: (@Sendable (Event) -> Bool)?
+    private let opensIf: (@Sendable (ReplayEvent) -> Bool)?, closesIf: (@Sendable (ReplayEvent) -> Bool)?
     private let dueBeforeSuspension: Bool
     private let keyKind: Obligation.Key
     // What is open and what was discharged: not checked for exclusivity at run time, for the
     // reason given at ``LaunchState`` (a check belongs to one launch's state).
-    @exclusivity(unchecked) private var open: [String: Open] = [:]
-    @exclusivity(unchecked) private var order: [String] = []
-    @exclusivity(unchecked) private var discharged: Set<String> = []
+    @exclusivity(unchecked) private var open: [OpenKey: Open] = [:]
+    @exclusivity(unchecked) private var order: [OpenKey] = []
+    @exclusivity(unchecked) private var discharged: Set<OpenKey> = []
     /// Keys already reported as never discharged in time: a late discharge of one is not
     /// reported again as unknown (the breach was reported when it was due).
-    @exclusivity(unchecked) private var lapsed: Set<String> = []
+    @exclusivity(unchecked) private var lapsed: Set<OpenKey> = []
 
     init(_ spec: Obligation) {
         self.spec = spec
@@ -36,7 +43,7 @@ final class ObligationCheck: Check {
         keyKind = spec.key
     }
 
-    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
+    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         if kind == opens, opensIf?(event) ?? true {
             opened(event, context: context)
         } else if kind == closes, closesIf?(event) ?? true {
@@ -59,23 +66,23 @@ final class ObligationCheck: Check {
         for key in order {
             guard let item = open[key] else { continue }
             context.launch.openWork.append(OpenWork(
-                what: spec.work(item.opening), opening: item.opening,
+                what: spec.work(context.resolved(item.opening)), opening: item.opening,
                 openSeconds: context.seconds(from: item.opening, to: last)))
         }
         open.removeAll()
         order.removeAll()
     }
 
-    private func key(of event: Event) -> String? {
+    private func key(of event: ReplayEvent) -> OpenKey? {
         switch keyKind {
-        case .task: event.task.map { String($0) }
-        case .call: event.call
-        case .identifier: event.identifier
-        case .none: ""
+        case .task: event.task.map(OpenKey.task)
+        case .call: event.call.map(OpenKey.text)
+        case .identifier: event.identifier.map(OpenKey.text)
+        case .none: OpenKey.none
         }
     }
 
-    private func opened(_ event: Event, context: ReplayContext) {
+    private func opened(_ event: ReplayEvent, context: ReplayContext) {
         guard let key = key(of: event) else { return }
         if open[key] == nil { order.append(key) }
         open[key] = Open(opening: event)
@@ -83,7 +90,7 @@ final class ObligationCheck: Check {
         lapsed.remove(key)
     }
 
-    private func closed(_ event: Event, context: ReplayContext) {
+    private func closed(_ event: ReplayEvent, context: ReplayContext) {
         guard let key = key(of: event) else { return }
         guard let item = open.removeValue(forKey: key) else {
             if lapsed.remove(key) != nil {
@@ -113,8 +120,8 @@ final class ObligationCheck: Check {
 
     /// The budget of an open item and the seconds counted against it at `end`.
     private func measure(
-        _ item: Open, until end: Event, context: ReplayContext
-    ) -> (BudgetName, Double, Double, [Event])? {
+        _ item: Open, until end: ReplayEvent, context: ReplayContext
+    ) -> (BudgetName, Double, Double, [ReplayEvent])? {
         // Picked when measured, not when opened, so that what the replay learnt since counts
         // (a task's type may be told by a submit that comes while the task runs).
         let picked: BudgetName? = switch spec.deadline {
@@ -136,7 +143,7 @@ final class ObligationCheck: Check {
         return (budget, elapsed, context.budgets[.backgroundTime], [since])
     }
 
-    private func reportOutstanding(at event: Event, ending: LaunchEnding?, context: ReplayContext) {
+    private func reportOutstanding(at event: ReplayEvent, ending: LaunchEnding?, context: ReplayContext) {
         for key in order {
             guard let item = open[key] else { continue }
             if let expiredBy = item.expiredBy, spec.expired != nil {
@@ -158,26 +165,18 @@ final class ObligationCheck: Check {
     }
 
     private func emit(
-        _ report: Obligation.Report?, opening: Event?, at event: Event, seconds: Double?,
-        budget: BudgetName? = nil, budgetSeconds: Double? = nil, extra: [Event] = [],
+        _ report: Obligation.Report?, opening: ReplayEvent?, at event: ReplayEvent, seconds: Double?,
+        budget: BudgetName? = nil, budgetSeconds: Double? = nil, extra: [ReplayEvent] = [],
         ending: LaunchEnding? = nil, context: ReplayContext
     ) {
         guard let report else { return }
         let limit = budgetSeconds ?? budget.map { context.budgets[$0] }
         let breach = Obligation.Breach(
-            opening: opening, at: event, seconds: seconds, budget: budget, budgetSeconds: limit, ending: ending)
+            opening: opening.map(context.resolved), at: context.resolved(event), seconds: seconds, budget: budget, budgetSeconds: limit, ending: ending)
         var events = [opening].compactMap { $0 } + extra + [event]
         events.sort { $0.ts < $1.ts }
         context.report(
             report.rule, at: event, events: events, message: report.message(breach), budget: budget,
             budgetSeconds: limit, measured: seconds)
-    }
-}
-
-extension Event {
-    /// The `value` of a `backgroundTimeRemaining` reading, in seconds.
-    public var backgroundTimeRemaining: Double? {
-        guard kind == .backgroundTimeRemaining else { return nil }
-        return attributes.double("value")
     }
 }

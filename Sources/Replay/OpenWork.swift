@@ -10,11 +10,11 @@ public struct OpenWork: Sendable, Hashable {
     /// What the work is, for a sentence: `background task 3 "upload"`, `BGTask com.example.refresh`.
     public let what: String
     /// The event that opened it.
-    public let opening: Event
+    public let opening: ReplayEvent
     /// Seconds it had been open at the launch's last event.
     public let openSeconds: Double
 
-    public init(what: String, opening: Event, openSeconds: Double) {
+    public init(what: String, opening: ReplayEvent, openSeconds: Double) {
         self.what = what
         self.opening = opening
         self.openSeconds = openSeconds

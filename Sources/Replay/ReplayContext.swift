@@ -12,7 +12,7 @@ public struct ReplayContext {
     /// else from `ts`; never negative, so a small clock skew reads as zero. Always finite: a
     /// `mono` difference that is not (a value from input near the ends of `Double`) falls back
     /// to `ts`, and a huge finite result is kept — it is what the log says.
-    public func seconds(from start: Event, to end: Event) -> Double {
+    public func seconds(from start: ReplayEvent, to end: ReplayEvent) -> Double {
         var elapsed = end.ts.seconds(since: start.ts)
         if let a = start.mono, let b = end.mono, start.launch == end.launch, (b - a).isFinite {
             elapsed = b - a
@@ -20,16 +20,25 @@ public struct ReplayContext {
         return max(0, elapsed)
     }
 
+    /// `event` with its texts, for a finding's message.
+    public func resolved(_ event: ReplayEvent) -> ResolvedEvent { ResolvedEvent(event, texts: device.texts) }
+
+    /// The attributes of a `config` event (nil for another event).
+    public func configuration(_ event: ReplayEvent) -> AttributeReader? {
+        guard case .config(let attrs) = event.details else { return nil }
+        return AttributeReader(attrs.map { device.texts[$0] })
+    }
+
     /// Reports a finding of `rule` at `event` (the moment the breach became evident).
     @discardableResult
     public func report(
-        _ rule: Rule, at event: Event, events: [Event], message: String, budget: BudgetName? = nil,
+        _ rule: Rule, at event: ReplayEvent, events: [ReplayEvent], message: String, budget: BudgetName? = nil,
         budgetSeconds: Double? = nil, measured: Double? = nil, unit: String? = nil, explainedBy: Finding? = nil
     ) -> Finding {
         let finding = Finding(
             rule: rule.id, category: rule.category, severity: device.severity(of: rule),
             device: device.device, launch: launch.launch, ts: event.ts,
-            events: Self.distinct(events).map(EventRef.init), budget: budget?.rawValue,
+            events: Self.distinct(events).map { resolved($0).reference }, budget: budget?.rawValue,
             budgetSeconds: Self.finite(budgetSeconds ?? budget.map { budgets[$0] }), measured: Self.finite(measured),
             unit: unit,
             message: message,
@@ -47,8 +56,8 @@ public struct ReplayContext {
 
     /// `events` without repeats (the event that opened work can also be the one at which the
     /// breach became evident), in their order.
-    private static func distinct(_ events: [Event]) -> [Event] {
-        var kept: [Event] = []
+    private static func distinct(_ events: [ReplayEvent]) -> [ReplayEvent] {
+        var kept: [ReplayEvent] = []
         for event in events where !kept.contains(event) { kept.append(event) }
         return kept
     }
@@ -58,6 +67,8 @@ public struct ReplayContext {
 public final class DeviceState {
     public let device: String
     public let budgets: Budgets
+    /// The texts this device's events name (see ``ReplayEvent``), freed with the device's state.
+    public let texts = TextTable()
     let severities: [String: Severity]
     /// Findings reported and not yet handed to the caller. Read after every event: not checked
     /// for exclusivity at run time, for the reason given at ``LaunchState``.

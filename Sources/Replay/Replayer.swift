@@ -18,7 +18,7 @@ public final class Replayer {
         self.configuration = configuration
     }
 
-    public func receive(_ event: consuming Event, emit: (Finding) -> Void) {
+    public func receive(_ event: borrowing Event, emit: (Finding) -> Void) {
         let replayer: DeviceReplayer
         if let last, last.device == event.device {
             replayer = last
@@ -30,8 +30,7 @@ public final class Replayer {
             devices[event.device] = replayer
         }
         last = replayer
-        var event = event
-        replayer.receive(swapping: &event, emit: emit)
+        replayer.receive(event, emit: emit)
     }
 
     /// Says that the log holding the last event of `launch` of `device` was cut short (a file

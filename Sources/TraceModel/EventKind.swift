@@ -1,7 +1,7 @@
 /// The event names of trace format v1, as a closed set the replay can switch over quickly.
 /// Names it does not know map to ``other`` and are passed over by every rule. An ``Event`` keeps
 /// its kind rather than its name's text (see ``Event/name``).
-public enum EventKind: String, Sendable, CaseIterable, Hashable {
+public enum EventKind: String, Sendable, CaseIterable, Hashable, BitwiseCopyable {
     case launch, willFinishLaunching, restoreState, didFinishLaunching, didBecomeActive
     case willResignActive, didEnterBackground, willEnterForeground, willTerminate, memoryWarning
     case snapshot, suspend, resume, terminate

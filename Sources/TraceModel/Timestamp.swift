@@ -2,7 +2,7 @@
 ///
 /// Microseconds are what the store keeps in `events.ts`, so that SQL can compare and subtract
 /// them as plain integers; `datetime(ts / 1e6, 'unixepoch')` turns one into text.
-public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible, BitwiseCopyable {
     public var microseconds: Int64
 
     public init(microseconds: Int64) { self.microseconds = microseconds }

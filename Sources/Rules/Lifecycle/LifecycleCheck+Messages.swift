@@ -5,7 +5,7 @@ import TraceModel
 extension LifecycleCheck {
     func describe(_ state: AppState) -> String { LifecycleText.state(state) }
 
-    func describe(_ event: Event) -> String {
+    func describe(_ event: ResolvedEvent) -> String {
         let phase = event.phase.map { " (\($0))" } ?? ""
         return "\(event.name)\(phase) at \(event.ts)"
     }
@@ -14,7 +14,7 @@ extension LifecycleCheck {
         lastMove.map { " since \($0.kind.rawValue) at \($0.ts)" } ?? ""
     }
 
-    func didEnterBackgroundMessage(_ event: Event, state: AppState) -> String {
+    func didEnterBackgroundMessage(_ event: ResolvedEvent, state: AppState) -> String {
         if state == .active {
             return "didEnterBackground at \(event.ts) came while the app was active\(since()), without willResignActive; "
                 + "UIKit deactivates an app (applicationWillResignActive(_:)) before it moves it to the background — "
@@ -24,7 +24,7 @@ extension LifecycleCheck {
             + "it is called once per move to the background — look for a missing willEnterForeground or a duplicated call."
     }
 
-    func illegalMessage(_ event: Event, kind: EventKind, state: AppState) -> String {
+    func illegalMessage(_ event: ResolvedEvent, kind: EventKind, state: AppState) -> String {
         let head = "\(event.name) at \(event.ts) came while the app was \(describe(state))\(since())"
         switch (kind, state) {
         case (.didBecomeActive, .background):

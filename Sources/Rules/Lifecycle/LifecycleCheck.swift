@@ -8,21 +8,24 @@ import TraceModel
 /// event the replay goes on in the state the event implies, and ``LaunchState/lifecycleBreach``
 /// tells the checks after it that this event was already reported. On an extension process only
 /// the two data rules apply: it has no UIKit life cycle.
+///
+/// Its state is read for every event it receives: not checked for exclusivity at run time, for the
+/// reason given at ``LaunchState`` (a check belongs to one device's replay, on one thread).
 final class LifecycleCheck: Check {
     /// Whether `didEnterBackground` already began in the current background period (a second
     /// one cannot happen before the app leaves the background).
-    private var enteredBackground = false
+    @exclusivity(unchecked) private var enteredBackground = false
     /// The `suspend` that put the app in the suspended state, for messages.
-    private var suspendedBy: Event?
+    @exclusivity(unchecked) private var suspendedBy: ReplayEvent?
     /// The latest event that moved the state, for messages (kept as kind and time: storing the
     /// event itself would copy it on every move).
-    private(set) var lastMove: (kind: EventKind, ts: Timestamp)?
-    private var sawFirstEvent = false
+    @exclusivity(unchecked) private(set) var lastMove: (kind: EventKind, ts: Timestamp)?
+    @exclusivity(unchecked) private var sawFirstEvent = false
     /// Set when the launch ended, by whatever means.
-    private var ended = false
-    private var reportedAfterTerminate = false
+    @exclusivity(unchecked) private var ended = false
+    @exclusivity(unchecked) private var reportedAfterTerminate = false
 
-    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
+    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
         launch.stateBefore = launch.state
         guard !ended else { return afterEnd(event, context: context) }
@@ -48,7 +51,7 @@ final class LifecycleCheck: Check {
             expect(.active, event, kind: kind, context: context)
             move(to: .inactive, by: event, kind: kind, launch: launch)
         case .didEnterBackground:
-            if event.phase == "end" {
+            if event.phase == .end {
                 launch.didEnterBackgroundBegin = nil
                 return
             }
@@ -56,7 +59,7 @@ final class LifecycleCheck: Check {
             if state == .suspended {
                 whileSuspended(event, context: context)
             } else if !launch.stateInferred, state == .active || (state == .background && enteredBackground) {
-                illegal(event, didEnterBackgroundMessage(event, state: state), context: context)
+                illegal(event, didEnterBackgroundMessage(context.resolved(event), state: state), context: context)
             }
             move(to: .background, by: event, kind: kind, launch: launch)
         case .willEnterForeground:
@@ -74,10 +77,10 @@ final class LifecycleCheck: Check {
             launch.state = .notRunning
             lastMove = (kind, event.ts)
         case .config:
-            readConfig(event, launch: launch)
+            readConfig(event, context: context)
         case .didFinishLaunching:
             ranCode(event, kind: kind, context: context)
-            if event.phase != "begin" { launch.launchSequenceEnded = true }
+            if event.phase != .begin { launch.launchSequenceEnded = true }
         case .bgtaskRegister:
             ranCode(event, kind: kind, context: context)
             if let identifier = event.identifier { launch.registered.insert(identifier) }
@@ -97,23 +100,23 @@ final class LifecycleCheck: Check {
 
     /// The first event of the launch is not `launch`: the log began mid-launch. The state is
     /// guessed as background until a life-cycle event confirms one (see ``LaunchState/stateInferred``).
-    private func beginMidLaunch(_ event: Event, launch: LaunchState) {
+    private func beginMidLaunch(_ event: ReplayEvent, launch: LaunchState) {
         launch.stateInferred = true
         launch.state = .background
         launch.stateBefore = .background
         launch.backgroundSince = event
     }
 
-    private func launched(_ event: Event, launch: LaunchState) {
+    private func launched(_ event: ReplayEvent, launch: LaunchState) {
         launch.launchEvent = event
         launch.launchSequenceEnded = false
         switch event.reason {
-        case "prewarm"?:
+        case .prewarm?:
             // iOS runs a prewarmed launch only up to UIApplicationMain and finishes it when the app
             // is really used: the next life-cycle event decides the state.
             beginMidLaunch(event, launch: launch)
             launch.stateBefore = .notRunning
-        case "system"?:
+        case .system?:
             enterBackgroundPeriod(event, launch: launch)
             launch.state = .background
             launch.stateInferred = false
@@ -130,7 +133,7 @@ final class LifecycleCheck: Check {
     }
 
     /// Applies a life-cycle move (legal or not: the replay goes on in the state the event implies).
-    private func move(to state: AppState, by event: Event, kind: EventKind, launch: LaunchState) {
+    private func move(to state: AppState, by event: ReplayEvent, kind: EventKind, launch: LaunchState) {
         let before = launch.state
         launch.state = state
         launch.stateInferred = false
@@ -145,7 +148,7 @@ final class LifecycleCheck: Check {
                 // resume into the background it is the same period.
                 if before != .background { enterBackgroundPeriod(event, launch: launch) }
                 enteredBackground = true
-                launch.didEnterBackgroundBegin = event.phase == "begin" ? event : nil
+                launch.didEnterBackgroundBegin = event.phase == .begin ? event : nil
             } else {
                 enterBackgroundPeriod(event, launch: launch)
             }
@@ -159,7 +162,7 @@ final class LifecycleCheck: Check {
         }
     }
 
-    private func enterBackgroundPeriod(_ event: Event, launch: LaunchState) {
+    private func enterBackgroundPeriod(_ event: ReplayEvent, launch: LaunchState) {
         launch.backgroundSince = event
         launch.lastTimeRemaining = nil
         enteredBackground = false
@@ -176,41 +179,41 @@ final class LifecycleCheck: Check {
 
     /// Reports an illegal transition unless the app is in `state` (or its state is only inferred);
     /// an event while suspended is `event-while-suspended` instead.
-    private func expect(_ state: AppState, _ event: Event, kind: EventKind, context: ReplayContext) {
+    private func expect(_ state: AppState, _ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
         let current = launch.state
         guard current != state, !launch.stateInferred else { return }
         if current == .suspended, kind != .suspend {
             whileSuspended(event, context: context)
         } else {
-            illegal(event, illegalMessage(event, kind: kind, state: current), context: context)
+            illegal(event, illegalMessage(context.resolved(event), kind: kind, state: current), context: context)
         }
     }
 
     /// App code ran: legal unless the app is suspended, in which case the missing `resume` is
     /// assumed (the app is back in the background).
-    private func ranCode(_ event: Event, kind: EventKind, context: ReplayContext) {
+    private func ranCode(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
-        guard launch.state == .suspended, event.phase != "end" else { return }
+        guard launch.state == .suspended, event.phase != .end else { return }
         whileSuspended(event, context: context)
         move(to: .background, by: event, kind: kind, launch: launch)
     }
 
-    private func illegal(_ event: Event, _ message: String, context: ReplayContext) {
+    private func illegal(_ event: ReplayEvent, _ message: String, context: ReplayContext) {
         context.launch.lifecycleBreach = true
         context.report(.illegalTransition, at: event, events: [event], message: message)
     }
 
-    private func whileSuspended(_ event: Event, context: ReplayContext) {
+    private func whileSuspended(_ event: ReplayEvent, context: ReplayContext) {
         context.launch.lifecycleBreach = true
         let since = suspendedBy.map { " (suspended at \($0.ts))" } ?? ""
         context.report(
             .eventWhileSuspended, at: event, events: suspendedBy.map { [$0, event] } ?? [event],
-            message: "\(describe(event)) ran while the app was suspended\(since) with no resume logged; "
+            message: "\(describe(context.resolved(event))) ran while the app was suspended\(since) with no resume logged; "
                 + "the resume is assumed — make sure the logger records resume before app code runs.")
     }
 
-    private func afterEnd(_ event: Event, context: ReplayContext) {
+    private func afterEnd(_ event: ReplayEvent, context: ReplayContext) {
         let launch = context.launch
         // Events of a launch superseded by a newer launch of the same process are passed over:
         // which process really ran them cannot be told.
@@ -218,14 +221,14 @@ final class LifecycleCheck: Check {
         launch.lifecycleBreach = true
         guard !reportedAfterTerminate else { return }
         reportedAfterTerminate = true
-        let reason = terminate.reason.map { " (reason \($0))" } ?? ""
+        let reason = context.resolved(terminate).reason.map { " (reason \($0))" } ?? ""
         context.report(
             .eventAfterTerminate, at: event, events: [terminate, event],
-            message: "\(describe(event)) was logged after this launch's terminate at \(terminate.ts)\(reason); "
+            message: "\(describe(context.resolved(event))) was logged after this launch's terminate at \(terminate.ts)\(reason); "
                 + "check the logger's clock and the launch ids it writes — later events of this launch are not replayed.")
     }
 
-    private func receiveInExtension(_ event: Event, kind: EventKind, context: ReplayContext) {
+    private func receiveInExtension(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
         switch kind {
         case .launch:
@@ -242,10 +245,10 @@ final class LifecycleCheck: Check {
         case .terminate:
             launch.state = .notRunning
         case .config:
-            readConfig(event, launch: launch)
+            readConfig(event, context: context)
         default:
             if kind == .bgtaskRegister, let identifier = event.identifier { launch.registered.insert(identifier) }
-            if launch.state == .suspended, Self.isAppCode(kind) || Self.isCallback(kind), event.phase != "end" {
+            if launch.state == .suspended, Self.isAppCode(kind) || Self.isCallback(kind), event.phase != .end {
                 whileSuspended(event, context: context)
                 launch.state = .background
                 enterBackgroundPeriod(event, launch: launch)
@@ -277,9 +280,9 @@ final class LifecycleCheck: Check {
         }
     }
 
-    private func readConfig(_ event: Event, launch: LaunchState) {
-        let config = event.attributes
-        launch.permittedIdentifiers = config.strings("permitted_identifiers")
-        launch.backgroundModes = config.strings("background_modes")
+    private func readConfig(_ event: ReplayEvent, context: ReplayContext) {
+        let config = context.configuration(event)
+        context.launch.permittedIdentifiers = config?.strings("permitted_identifiers")
+        context.launch.backgroundModes = config?.strings("background_modes")
     }
 }

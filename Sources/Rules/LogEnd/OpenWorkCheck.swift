@@ -11,7 +11,7 @@ final class OpenWorkCheck: Check {
         scope: .launch, interests: [], runsOnExtensions: true, rules: [.logEndedWithOpenWork],
         make: { _ in OpenWorkCheck() })
 
-    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {}
+    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {}
 
     func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {
         let launch = context.launch

@@ -11,6 +11,9 @@ import TraceModel
 /// short), at `willEnterForeground` (a bounce) and at `didBecomeActive` (an interruption). One
 /// finding per sequence, at the first out-of-order event; an event the lifecycle check already
 /// reported abandons the sequence and starts none.
+///
+/// Its state is read for every event it receives: not checked for exclusivity at run time, for the
+/// reason given at ``LaunchState`` (a check belongs to one device's replay, on one thread).
 final class BackgroundSequenceCheck: Check {
     static let interests: Set<EventKind> = [
         .launch, .resume, .willResignActive, .didBecomeActive, .didEnterBackground, .willEnterForeground,
@@ -40,27 +43,27 @@ final class BackgroundSequenceCheck: Check {
 
     /// The sequence under way, if any. Kept in separate fields rather than one struct value so
     /// that a step updates in place instead of copying the events it holds.
-    private var way: Way?
+    @exclusivity(unchecked) private var way: Way?
     /// The event that started the sequence.
-    private var start: Event?
+    @exclusivity(unchecked) private var start: ReplayEvent?
     /// The event kind the cause maps to, when the sequence waits for one.
-    private var cause: EventKind?
-    private var causeSeen = false
-    private var step = Step.awaitingDidEnterBackground
-    private var didEnterBackgroundBegin: Event?
+    @exclusivity(unchecked) private var cause: EventKind?
+    @exclusivity(unchecked) private var causeSeen = false
+    @exclusivity(unchecked) private var step = Step.awaitingDidEnterBackground
+    @exclusivity(unchecked) private var didEnterBackgroundBegin: ReplayEvent?
 
-    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
+    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
         guard !launch.lifecycleBreach else { return end() }
         switch kind {
         case .launch:
             end()
-            if event.reason == "system" || (event.reason == nil && event.cause != nil) {
+            if event.reason == .system || (event.reason == nil && event.cause != nil) {
                 begin(.launch, at: event, cause: Self.causeKind(event.cause))
             }
         case .resume:
             end()
-            if let cause = event.cause, !cause.isEmpty {
+            if let cause = event.cause, cause != .other(.empty) {
                 begin(.resume, at: event, cause: Self.causeKind(cause))
             }
         case .willResignActive:
@@ -97,7 +100,7 @@ final class BackgroundSequenceCheck: Check {
         }
     }
 
-    private func begin(_ way: Way, at event: Event, cause: EventKind?) {
+    private func begin(_ way: Way, at event: ReplayEvent, cause: EventKind?) {
         self.way = way
         start = event
         self.cause = cause
@@ -113,19 +116,19 @@ final class BackgroundSequenceCheck: Check {
         didEnterBackgroundBegin = nil
     }
 
-    private func didEnterBackground(_ event: Event, launch: LaunchState) {
-        let returned = event.phase != "begin"
+    private func didEnterBackground(_ event: ReplayEvent, launch: LaunchState) {
+        let returned = event.phase != .begin
         guard way != nil else {
             // From the foreground without willResignActive is an illegal transition (reported, and
             // passed over above); from inactive after a user launch it starts the move here.
-            if event.phase != "end", launch.stateBefore.isForeground {
+            if event.phase != .end, launch.stateBefore.isForeground {
                 begin(.foreground, at: event, cause: nil)
                 didEnterBackgroundBegin = event
                 step = returned ? .awaitingSnapshot : .inDidEnterBackground
             }
             return
         }
-        if event.phase == "end" {
+        if event.phase == .end {
             guard step == .inDidEnterBackground else { return }
         } else {
             guard step == .awaitingDidEnterBackground else { return }
@@ -135,7 +138,7 @@ final class BackgroundSequenceCheck: Check {
             : (cause == nil || causeSeen) ? .awaitingSnapshot : .awaitingCause
     }
 
-    private func breach(at event: Event, context: ReplayContext) {
+    private func breach(at event: ReplayEvent, context: ReplayContext) {
         guard let way, let start else { return }
         let rule: Rule = switch way {
         case .launch: .backgroundLaunchSequence
@@ -145,14 +148,14 @@ final class BackgroundSequenceCheck: Check {
         var events = [start]
         if let didEnterBackgroundBegin, didEnterBackgroundBegin != start { events.append(didEnterBackgroundBegin) }
         events.append(event)
-        let message = message(event, way: way, start: start)
+        let message = message(context.resolved(event), way: way, start: start)
         end()
         context.report(rule, at: event, events: events, message: message)
     }
 
     // MARK: Messages
 
-    private func message(_ event: Event, way: Way, start: Event) -> String {
+    private func message(_ event: ResolvedEvent, way: Way, start: ReplayEvent) -> String {
         let came = "\(event.name) at \(event.ts)"
         let after = switch way {
         case .launch: "the launch into the background at \(start.ts)"
@@ -200,13 +203,13 @@ final class BackgroundSequenceCheck: Check {
     /// The event a launch or resume `cause` must deliver, or nil when none is required (`nse`,
     /// `audio`, other and unknown causes: their delivery is not an event of trace format v1, or
     /// not a single one).
-    static func causeKind(_ cause: String?) -> EventKind? {
+    static func causeKind(_ cause: Cause?) -> EventKind? {
         switch cause {
-        case "bgtask"?: .bgtaskLaunch
-        case "push"?: .pushReceive
-        case "fetch"?: .fetchPerform
-        case "urlsession"?: .urlsessionHandleEvents
-        case "location"?: .locationUpdate
+        case .bgtask?: .bgtaskLaunch
+        case .push?: .pushReceive
+        case .fetch?: .fetchPerform
+        case .urlsession?: .urlsessionHandleEvents
+        case .location?: .locationUpdate
         default: nil
         }
     }

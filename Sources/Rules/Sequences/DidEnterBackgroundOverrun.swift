@@ -48,8 +48,8 @@ extension Rule {
 extension Obligation {
     /// `didEnterBackground` begin must be followed by its end within the budget.
     static let didEnterBackgroundOverrun = Obligation(
-        opens: .didEnterBackground, opensIf: { $0.phase == "begin" },
-        closes: .didEnterBackground, closesIf: { $0.phase == "end" },
+        opens: .didEnterBackground, opensIf: { $0.phase == .begin },
+        closes: .didEnterBackground, closesIf: { $0.phase == .end },
         key: .none, deadline: .budget(.didEnterBackground),
         overrun: [
             .didEnterBackground: Report(.didEnterBackgroundOverrun) { breach in

@@ -10,22 +10,26 @@ import TraceModel
 /// implement the optional delegate method, or the log began mid-launch); one that comes at or
 /// before the position reached, or while another step has not returned, is out of order. One
 /// finding per launch: after it the sequence is no longer judged.
+///
+/// Its state is read for every event it receives: not checked for exclusivity at run time, for the
+/// reason given at ``LaunchState`` (a check belongs to one device's replay, on one thread).
 final class LaunchSequenceCheck: Check {
     /// The highest position reached; -1 before any step. Even: a step began and has not returned.
-    private var position = -1
-    private var lastStep: Event?
+    @exclusivity(unchecked) private var position = -1
+    @exclusivity(unchecked) private var lastStep: ReplayEvent?
     /// The first `didBecomeActive` or `didEnterBackground`: the launch sequence is over.
-    private var over: Event?
-    private var reported = false
+    @exclusivity(unchecked) private var over: ReplayEvent?
+    @exclusivity(unchecked) private var reported = false
 
-    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
+    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         guard !reported else { return }
         let breach = context.launch.lifecycleBreach
+        func label(_ event: ReplayEvent) -> String { Self.label(context.resolved(event)) }
         switch kind {
         case .willFinishLaunching, .restoreState, .didFinishLaunching:
             let base = kind == .willFinishLaunching ? 0 : kind == .restoreState ? 2 : 4
-            let begin = event.phase == "end" ? base + 1 : base
-            let end = event.phase == "begin" ? base : base + 1
+            let begin = event.phase == .end ? base + 1 : base
+            let end = event.phase == .begin ? base : base + 1
             defer {
                 position = max(position, end)
                 lastStep = event
@@ -48,7 +52,7 @@ final class LaunchSequenceCheck: Check {
                        + "app does not call these delegate methods itself.", context: context)
             }
         case .didBecomeActive, .didEnterBackground:
-            guard over == nil, event.phase != "end" else { return }
+            guard over == nil, event.phase != .end else { return }
             over = event
             guard !breach, position >= 0, position % 2 == 0, let open = lastStep else { return }
             report(event, "\(label(event)) came before \(label(open)) returned; UIKit activates the app or moves "
@@ -59,13 +63,13 @@ final class LaunchSequenceCheck: Check {
         }
     }
 
-    private func report(_ event: Event, _ message: String, context: ReplayContext) {
+    private func report(_ event: ReplayEvent, _ message: String, context: ReplayContext) {
         reported = true
         let events = [lastStep, over].compactMap { $0 }.filter { $0.ts <= event.ts } + [event]
         context.report(.launchSequence, at: event, events: events.sorted { $0.ts < $1.ts }, message: message)
     }
 
-    private func label(_ event: Event) -> String {
+    private static func label(_ event: ResolvedEvent) -> String {
         let phase = event.phase.map { " \($0)" } ?? ""
         return "\(event.name)\(phase) at \(event.ts)"
     }

@@ -11,11 +11,11 @@ import TraceModel
 /// earlier periods did not kill the app: it survived them.
 final class TerminationCheck: Check {
     /// The latest `suspend` of the launch.
-    private var suspendedAt: Event?
+    private var suspendedAt: ReplayEvent?
     /// The state the `terminate` found the app in.
     private var stateAtTerminate: AppState?
 
-    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
+    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         switch kind {
         case .suspend: suspendedAt = event
         case .terminate: stateAtTerminate = context.launch.stateBefore
@@ -29,7 +29,7 @@ final class TerminationCheck: Check {
         guard !launch.stateInferred else { return }
         switch ending {
         case .terminated(let terminate):
-            let reason = terminate.reason ?? "unknown"
+            let reason = context.resolved(terminate).reason ?? "unknown"
             // The user swiping the app away and the quiet reclaim of a suspended app are ordinary ends.
             guard reason != "user", reason != "quiet" else { return }
             let state = stateAtTerminate ?? launch.stateBefore
@@ -46,7 +46,7 @@ final class TerminationCheck: Check {
             } else {
                 context.report(
                     .terminationUnexplained, at: terminate, events: events,
-                    message: unexplainedMessage(terminate, reason: reason, state: state, since: start))
+                    message: unexplainedMessage(terminate, reason: reason, state: state, since: start.map(context.resolved)))
             }
         case .superseded(let next):
             // Ended without a word when the next launch began: worth a finding only when the app was
@@ -68,17 +68,17 @@ final class TerminationCheck: Check {
 
     /// Where the stretch a kill ended began: the suspension for a suspended app, else the start
     /// of the background period (which the lifecycle check keeps through the `terminate`).
-    private func windowStart(state: AppState, launch: LaunchState) -> Event? {
+    private func windowStart(state: AppState, launch: LaunchState) -> ReplayEvent? {
         state == .suspended ? suspendedAt : launch.backgroundSince
     }
 
     /// The latest finding that explains a kill, from `start` on.
-    private func explanation(since start: Event?, launch: LaunchState) -> Finding? {
+    private func explanation(since start: ReplayEvent?, launch: LaunchState) -> Finding? {
         guard let start else { return launch.explanations.last }
         return launch.explanations.last { $0.ts >= start.ts }
     }
 
-    private func unexplainedMessage(_ terminate: Event, reason: String, state: AppState, since: Event?) -> String {
+    private func unexplainedMessage(_ terminate: ReplayEvent, reason: String, state: AppState, since: ResolvedEvent?) -> String {
         let period = since.map { " since \($0.name) at \($0.ts)" } ?? ""
         let head = "terminate (\(reason)) at \(terminate.ts) came while the app was \(LifecycleText.state(state))\(period), "
             + "with no finding that explains it; "

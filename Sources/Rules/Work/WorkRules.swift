@@ -37,8 +37,8 @@ enum WorkText {
     }
 
     /// `"name"` of an event's `name` attribute, with a leading space, or nothing.
-    static func name(of event: Event?) -> String {
-        guard let name = event?.attributes.string("name") else { return "" }
+    static func name(of event: ResolvedEvent?) -> String {
+        guard let name = event?.backgroundTaskName else { return "" }
         return " \"\(name)\""
     }
 }

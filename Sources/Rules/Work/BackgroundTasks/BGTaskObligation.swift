@@ -49,7 +49,7 @@ enum BGTaskBudget {
     /// the task is measured). Unknown: the Info.plist decides when its background modes allow
     /// only one type ("fetch" for refresh, "processing" for processing); else the processing
     /// budget, the larger, so that whatever the type a finding is certain.
-    @Sendable static func pick(_ launch: Event, _ context: ReplayContext) -> BudgetName? {
+    @Sendable static func pick(_ launch: ReplayEvent, _ context: ReplayContext) -> BudgetName? {
         if let identifier = launch.identifier,
            let kind = context.device.store(TaskRequestStore.self).kinds[identifier] {
             return kind.budget
@@ -60,7 +60,7 @@ enum BGTaskBudget {
     }
 
     /// `com.example.refresh (task 3)`.
-    static func describe(_ launch: Event?) -> String {
+    static func describe(_ launch: ResolvedEvent?) -> String {
         "\(launch?.identifier ?? "?") (task \(launch?.task.map { "\($0)" } ?? "?"))"
     }
 }

@@ -13,7 +13,7 @@ final class PendingRequestsCheck: Check {
 
     private var requests: TaskRequestStore?
 
-    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
+    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let store = requests ?? context.device.store(TaskRequestStore.self)
         requests = store
         switch kind {
@@ -24,18 +24,19 @@ final class PendingRequestsCheck: Check {
         }
     }
 
-    private func submitted(_ event: Event, store: TaskRequestStore, context: ReplayContext) {
-        guard let identifier = event.identifier else { return }
-        let attributes = event.attributes
-        let kind = attributes.string("type").flatMap(TaskRequestStore.Kind.init(rawValue:))
-        if let kind { store.noteKind(kind, of: identifier) }
+    private func submitted(_ event: ReplayEvent, store: TaskRequestStore, context: ReplayContext) {
+        guard let id = event.identifier else { return }
+        let submit = context.resolved(event)
+        let identifier = submit.identifier ?? ""
+        let kind = submit.requestType.flatMap(TaskRequestStore.Kind.init(rawValue:))
+        if let kind { store.noteKind(kind, of: id) }
         let judged = !context.launch.isExtension
-        let error = attributes.string("error")
+        let error = submit.requestError
         if error == "tooManyPendingTaskRequests" {
             // The system's own word that the limit was reached: a finding even when this log
             // shows fewer pending requests (some were submitted before it begins).
             guard judged else { return }
-            let others = kind.map { store.pending($0, besides: identifier) } ?? []
+            let others = kind.map { store.pending($0, besides: id) } ?? []
             let limit = kind.map { "at most \($0.limit) \($0.rawValue) request\($0.limit == 1 ? "" : "s") may be pending" }
                 ?? "at most 1 refresh and 10 processing requests may be pending"
             context.report(
@@ -47,14 +48,14 @@ final class PendingRequestsCheck: Check {
             return
         }
         guard error == nil, let kind else { return }  // a submit that threw scheduled nothing
-        let others = store.pending(kind, besides: identifier)
+        let others = store.pending(kind, besides: id)
         guard others.count + 1 > kind.limit else {
-            store.schedule(identifier, .init(kind: kind, submit: event))
+            store.schedule(id, .init(kind: kind, submit: event))
             return
         }
         // Over the limit the system refuses the request, so it is not counted as pending.
         guard judged else { return }
-        let names = others.map { $0.submit.identifier ?? "?" }.joined(separator: ", ")
+        let names = others.map { context.resolved($0.submit).identifier ?? "?" }.joined(separator: ", ")
         context.report(
             .bgtaskTooManyPending, at: event, events: others.map(\.submit) + [event],
             message: "Submitting the \(kind.rawValue) request \(identifier) makes \(others.count + 1) pending "

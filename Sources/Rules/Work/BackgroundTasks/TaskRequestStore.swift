@@ -17,35 +17,35 @@ final class TaskRequestStore: DeviceStore {
     struct Request {
         var kind: Kind
         /// The submit that scheduled it.
-        var submit: Event
+        var submit: ReplayEvent
     }
 
     /// Requests scheduled and neither run nor cancelled, by identifier.
-    private(set) var pending: [String: Request] = [:]
+    private(set) var pending: [TextID: Request] = [:]
     /// The type of the latest submit of each identifier, even one that threw: it says what kind
     /// of task the identifier names.
-    private(set) var kinds: [String: Kind] = [:]
+    private(set) var kinds: [TextID: Kind] = [:]
 
     init() {}
 
     /// Notes the type an identifier was submitted with.
-    func noteKind(_ kind: Kind, of identifier: String) { kinds[identifier] = kind }
+    func noteKind(_ kind: Kind, of identifier: TextID) { kinds[identifier] = kind }
 
     /// Other pending requests of `kind`, oldest first, not counting `identifier` (which a
     /// submit of it would replace).
-    func pending(_ kind: Kind, besides identifier: String) -> [Request] {
+    func pending(_ kind: Kind, besides identifier: TextID) -> [Request] {
         pending.filter { $0.key != identifier && $0.value.kind == kind }.map(\.value)
             .sorted { $0.submit.ts < $1.submit.ts }
     }
 
     /// Schedules (or replaces) the request of `identifier`.
-    func schedule(_ identifier: String, _ request: Request) { pending[identifier] = request }
+    func schedule(_ identifier: TextID, _ request: Request) { pending[identifier] = request }
 
     /// The system ran the task of `identifier`: its request is no longer pending.
-    func consume(_ identifier: String) { pending[identifier] = nil }
+    func consume(_ identifier: TextID) { pending[identifier] = nil }
 
     /// Cancels one request, or every request when `identifier` is nil.
-    func cancel(_ identifier: String?) {
+    func cancel(_ identifier: TextID?) {
         if let identifier { pending[identifier] = nil } else { pending.removeAll() }
     }
 }

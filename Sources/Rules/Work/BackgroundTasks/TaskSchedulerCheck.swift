@@ -11,14 +11,14 @@ final class TaskSchedulerCheck: Check {
         rules: [.bgtaskRegisterLate, .bgtaskNotPermitted, .bgtaskLaunchUnregistered, .legacyFetchDisabled],
         make: { _ in TaskSchedulerCheck() })
 
-    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
+    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
         switch kind {
         case .bgtaskRegister:
             if launch.launchSequenceEnded {
                 context.report(
                     .bgtaskRegisterLate, at: event, events: [event],
-                    message: "Task \(event.identifier ?? "?") was registered after didFinishLaunching returned; "
+                    message: "Task \(context.resolved(event).identifier ?? "?") was registered after didFinishLaunching returned; "
                         + "register every task before the end of the launch sequence, or a launch for the task "
                         + "finds no handler.")
             }
@@ -32,7 +32,7 @@ final class TaskSchedulerCheck: Check {
             else { return }
             context.report(
                 .bgtaskLaunchUnregistered, at: event, events: [event],
-                message: "The system launched task \(identifier), but this launch registered no handler for it; "
+                message: "The system launched task \(context.resolved(event).identifier ?? ""), but this launch registered no handler for it; "
                     + "call BGTaskScheduler.register(forTaskWithIdentifier:using:launchHandler:) for it in "
                     + "application(_:didFinishLaunchingWithOptions:).")
         case .fetchSetMinimumInterval, .fetchPerform:
@@ -52,8 +52,8 @@ final class TaskSchedulerCheck: Check {
 
     /// Reports a register or submit of an identifier the Info.plist does not permit; without a
     /// `config` in the launch there is nothing to judge by.
-    private func checkPermitted(_ event: Event, call: String, context: ReplayContext) {
-        guard let permitted = context.launch.permittedIdentifiers, let identifier = event.identifier,
+    private func checkPermitted(_ event: ReplayEvent, call: String, context: ReplayContext) {
+        guard let permitted = context.launch.permittedIdentifiers, let identifier = context.resolved(event).identifier,
               !permitted.contains(identifier)
         else { return }
         context.report(

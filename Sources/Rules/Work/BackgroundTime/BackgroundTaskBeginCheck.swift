@@ -11,7 +11,7 @@ final class BackgroundTaskBeginCheck: Check {
 
     private var begunBefore = false
 
-    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
+    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         if context.launch.isExtension {
             context.report(
                 .backgroundTaskInExtension, at: event, events: [event],
@@ -25,7 +25,7 @@ final class BackgroundTaskBeginCheck: Check {
         context.report(
             .backgroundTaskBegunLate, at: event, events: [inside, event],
             message: "The launch's first background task (\(event.task.map { "\($0)" } ?? "?")"
-                + "\(WorkText.name(of: event))) began \(SecondsText.seconds(context.seconds(from: inside, to: event))) "
+                + "\(WorkText.name(of: context.resolved(event)))) began \(SecondsText.seconds(context.seconds(from: inside, to: event))) "
                 + "into didEnterBackground; begin it before starting the work it protects, while the app is "
                 + "still in the foreground.")
     }

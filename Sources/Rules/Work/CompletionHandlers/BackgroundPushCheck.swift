@@ -14,30 +14,27 @@ final class BackgroundPushCheck: Check {
 
     /// The latest background pushes, oldest first: no more than the window allows, which is
     /// all it takes to know whether the next one is one too many.
-    private var recent: [Event] = []
+    private var recent: [ReplayEvent] = []
 
-    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
-        let attributes = event.attributes
-        guard attributes.bool("content_available") == true else { return }
-        checkHeaders(event, attributes, context: context)
+    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+        guard case .push(contentAvailable: true?, let priority, _) = event.details else { return }
+        checkHeaders(event, priority: priority, pushType: context.resolved(event).pushType, context: context)
         checkRate(event, context: context)
     }
 
-    private func checkHeaders(_ event: Event, _ attributes: AttributeReader, context: ReplayContext) {
-        let priority = attributes.int("priority")
-        let pushType = attributes.string("push_type")
+    private func checkHeaders(_ event: ReplayEvent, priority: Int?, pushType: String?, context: ReplayContext) {
         var wrong: [String] = []
         if let priority, priority != 5 { wrong.append("apns-priority \(priority)") }
         if let pushType, pushType != "background" { wrong.append("apns-push-type \(pushType)") }
         guard !wrong.isEmpty else { return }
         context.report(
             .pushNotBackground, at: event, events: [event],
-            message: "Background push call \(event.call ?? "?") was sent with \(wrong.joined(separator: " and ")); "
+            message: "Background push call \(context.resolved(event).call ?? "?") was sent with \(wrong.joined(separator: " and ")); "
                 + "send content-available pushes with apns-priority 5 and apns-push-type background so that the "
                 + "system launches the app for them.")
     }
 
-    private func checkRate(_ event: Event, context: ReplayContext) {
+    private func checkRate(_ event: ReplayEvent, context: ReplayContext) {
         defer {
             recent.append(event)
             if recent.count > Self.allowedPerWindow { recent.removeFirst() }
@@ -47,7 +44,7 @@ final class BackgroundPushCheck: Check {
         guard span < Self.window else { return }
         context.report(
             .pushRateLimited, at: event, events: recent + [event],
-            message: "Background push call \(event.call ?? "?") is the \(Self.allowedPerWindow + 1)th to this "
+            message: "Background push call \(context.resolved(event).call ?? "?") is the \(Self.allowedPerWindow + 1)th to this "
                 + "device within \(SecondsText.seconds(span)); more than \(Self.allowedPerWindow) an hour are "
                 + "rate-limited, so later ones may be delayed or dropped. Send fewer, or coalesce them.",
             measured: span)

@@ -9,9 +9,9 @@ final class URLSessionRecreationCheck: Check {
         rules: [.urlsessionNotRecreated], make: { _ in URLSessionRecreationCheck() })
 
     /// Session identifiers created in this launch, and those already reported.
-    private var created: Set<String> = []
+    private var created: Set<TextID> = []
 
-    func receive(_ event: Event, kind: EventKind, context: ReplayContext) {
+    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         guard let identifier = event.identifier else { return }
         guard kind == .urlsessionHandleEvents else {
             created.insert(identifier)
@@ -23,7 +23,7 @@ final class URLSessionRecreationCheck: Check {
         else { return }
         context.report(
             .urlsessionNotRecreated, at: event, events: [context.launch.firstEvent, event],
-            message: "The app handled events of background session \(identifier) before recreating it in this "
+            message: "The app handled events of background session \(context.resolved(event).identifier ?? "") before recreating it in this "
                 + "launch; create the URLSession with that identifier during launch, so the system can "
                 + "reassociate its tasks and deliver their delegate calls.")
     }

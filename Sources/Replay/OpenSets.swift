@@ -1,0 +1,73 @@
+/// A field whose values the trace format lists, which a newer logger may extend: the listed
+/// values are cases a check can compare and switch over, and any other text is kept as
+/// `.other` with its number in the device's ``TextTable``, so that nothing is lost and a message
+/// can still quote it.
+public protocol OpenSet: Hashable, Sendable, BitwiseCopyable {
+    /// The listed values with their texts.
+    static var listed: [(text: String, value: Self)] { get }
+    static func other(_ text: TextID) -> Self
+    /// The number of an `.other` value's text; nil for a listed case.
+    var otherText: TextID? { get }
+}
+
+extension OpenSet {
+    /// The value of `text`: a listed case, or `.other` with the text numbered in `texts`.
+    init(_ text: String, texts: TextTable) {
+        for (listedText, value) in Self.listed where listedText == text {
+            self = value
+            return
+        }
+        self = .other(texts.id(text))
+    }
+
+    /// The value as it was written.
+    func text(in texts: TextTable) -> String {
+        if let id = otherText { return texts[id] }
+        return Self.listed.first { $0.value == self }?.text ?? ""
+    }
+}
+
+/// `phase` of a callback whose duration matters.
+public enum Phase: OpenSet {
+    case begin, end
+    case other(TextID)
+
+    public var otherText: TextID? {
+        if case .other(let id) = self { return id }
+        return nil
+    }
+
+    public static let listed: [(text: String, value: Phase)] = [("begin", .begin), ("end", .end)]
+}
+
+/// `reason` of a `launch`, `resume` or `terminate` (trace format v1).
+public enum Reason: OpenSet {
+    case user, system, prewarm, quiet, watchdog, memory, assertionTimeout, crash
+    case other(TextID)
+
+    public var otherText: TextID? {
+        if case .other(let id) = self { return id }
+        return nil
+    }
+
+    public static let listed: [(text: String, value: Reason)] = [
+        ("user", .user), ("system", .system), ("prewarm", .prewarm), ("quiet", .quiet),
+        ("watchdog", .watchdog), ("memory", .memory), ("assertion-timeout", .assertionTimeout), ("crash", .crash),
+    ]
+}
+
+/// `cause` of a `launch` or `resume`: what the system ran the app for.
+public enum Cause: OpenSet {
+    case bgtask, fetch, push, urlsession, location, audio, nse
+    case other(TextID)
+
+    public var otherText: TextID? {
+        if case .other(let id) = self { return id }
+        return nil
+    }
+
+    public static let listed: [(text: String, value: Cause)] = [
+        ("bgtask", .bgtask), ("fetch", .fetch), ("push", .push), ("urlsession", .urlsession),
+        ("location", .location), ("audio", .audio), ("nse", .nse),
+    ]
+}

@@ -1,0 +1,109 @@
+import TraceModel
+
+/// An event as the replay holds it: what the checks read, with no reference in it, so that
+/// copying one (into a launch's state, an obligation, a finding's list) is a plain copy of its
+/// bytes with no reference counting.
+///
+/// ``Event`` holds a dozen strings; copying them (their reference counts, and memmove of ~300
+/// bytes) was most of the replay's profile. Here each text is a number: the launch is its
+/// ``LaunchState``'s serial, the fields with listed values are enums (``Phase``, ``Reason``,
+/// ``Cause``), other texts are numbers in the device's ``TextTable``, and of the attributes
+/// kept in `attrs` only the few the rules read are kept, typed (see ``Details``). A check
+/// resolves texts only to write a finding (``ReplayContext/resolved(_:)``).
+///
+/// The device, the launch's name, `app`, `app_version`, `os`, `model` and `process` are not
+/// here: an event's launch state knows them, and no rule reads the others.
+public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
+    public var ts: Timestamp
+    /// Monotonic seconds since boot; durations prefer it over `ts` within one launch.
+    public var mono: Double?
+    public var seq: Int64?
+    public var task: Int64?
+    public var rowID: Int64?
+    /// The event's launch, as the serial its device's replay gave it (``LaunchState/serial``).
+    public var launch: UInt32
+    public var kind: EventKind
+    public var phase: Phase?
+    public var reason: Reason?
+    public var cause: Cause?
+    public var success: Bool?
+    public var identifier: TextID?
+    /// Id of one completion-handler delivery (a number is kept as its decimal text).
+    public var call: TextID?
+    public var result: TextID?
+    /// The name's text when it is none of the known ones (``kind`` is ``EventKind/other``).
+    public var otherName: TextID?
+    /// The attributes of `attrs` that the rules read, for the kinds that have them.
+    public var details: Details
+
+    /// The attributes kept in `attrs` that some rule reads, by event kind, read when the event
+    /// is made; every other attribute is passed over. A closed set: a rule that needs another
+    /// attribute adds it here.
+    public enum Details: Hashable, Sendable, BitwiseCopyable {
+        case none
+        /// `push.receive`: the APNs headers.
+        case push(contentAvailable: Bool?, priority: Int?, pushType: TextID?)
+        /// `bgtask.submit`: the request's class (`refresh`, `processing`) and the error it threw.
+        case submit(type: TextID?, error: TextID?)
+        /// `backgroundTimeRemaining`: the reading, in seconds.
+        case timeRemaining(Double?)
+        /// `beginBackgroundTask`: the task's name.
+        case backgroundTask(name: TextID?)
+        /// `config`: the whole `attrs` text (one per launch), for ``ReplayContext/configuration(_:)``.
+        case config(TextID?)
+    }
+
+    /// The compact form of `event`, of the launch numbered `launch`, its texts numbered in `texts`.
+    ///
+    /// Borrowed, field by field: copying the whole event would retain each of its strings.
+    public init(_ event: borrowing Event, launch: UInt32, texts: TextTable) {
+        ts = event.ts
+        mono = event.mono
+        seq = event.seq
+        task = event.task
+        rowID = event.rowID
+        self.launch = launch
+        kind = event.kind
+        phase = event.phase.map { Phase($0, texts: texts) }
+        reason = event.reason.map { Reason($0, texts: texts) }
+        cause = event.cause.map { Cause($0, texts: texts) }
+        success = event.success
+        identifier = event.identifier.map(texts.id)
+        call = event.call.map(texts.id)
+        result = event.result.map(texts.id)
+        otherName = kind == .other ? texts.id(event.name) : nil
+        switch kind {
+        case .pushReceive, .bgtaskSubmit, .backgroundTimeRemaining, .beginBackgroundTask, .config:
+            details = Self.details(kind: kind, attrs: event.attrs, texts: texts)
+        default:
+            details = .none
+        }
+    }
+
+    private static func details(kind: EventKind, attrs: String?, texts: TextTable) -> Details {
+        switch kind {
+        case .pushReceive:
+            let attributes = AttributeReader(attrs)
+            return .push(
+                contentAvailable: attributes.bool("content_available"), priority: attributes.int("priority"),
+                pushType: attributes.string("push_type").map(texts.id))
+        case .bgtaskSubmit:
+            let attributes = AttributeReader(attrs)
+            return .submit(type: attributes.string("type").map(texts.id), error: attributes.string("error").map(texts.id))
+        case .backgroundTimeRemaining:
+            return .timeRemaining(AttributeReader(attrs).double("value"))
+        case .beginBackgroundTask:
+            return .backgroundTask(name: AttributeReader(attrs).string("name").map(texts.id))
+        case .config:
+            return .config(attrs.map(texts.id))
+        default:
+            return .none
+        }
+    }
+
+    /// The `value` of a `backgroundTimeRemaining` reading, in seconds.
+    public var backgroundTimeRemaining: Double? {
+        guard case .timeRemaining(let value) = details else { return nil }
+        return value
+    }
+}
