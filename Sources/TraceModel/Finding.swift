@@ -66,12 +66,6 @@ public struct EventRef: Sendable, Hashable, Codable {
         ts = event.ts
     }
 
-    public init(rowID: Int64?, seq: Int64?, name: String, ts: Timestamp) {
-        self.rowID = rowID
-        self.seq = seq
-        self.name = name
-        self.ts = ts
-    }
 }
 
 /// A reference from one finding to another (rule and time), e.g. a termination's cause.
