@@ -65,8 +65,21 @@ public struct TraceGenerator: Sendable {
     }
 
     private func simulate(device: Int, day: Int, extensionOnly: Bool = false) -> DaySimulator {
+        var history = NeverRunHistory()
+        // A request that never runs waits across days: replay the days before until they have
+        // decided all they can (when the wait began, whether its breach was written).
+        if spec.features.contains(.neverRun), NeverRunPlan(seed: spec.seed, device: device, rate: spec.breachRate) != nil {
+            for earlier in 0..<day where !history.reported {
+                history = simulate(device: device, day: earlier, history: history, extensionOnly: false).neverRun
+            }
+        }
+        return simulate(device: device, day: day, history: history, extensionOnly: extensionOnly)
+    }
+
+    private func simulate(device: Int, day: Int, history: NeverRunHistory, extensionOnly: Bool) -> DaySimulator {
         var simulator = DaySimulator(spec: spec, device: device, day: day, profile: profile(device))
-        if extensionOnly { simulator.runExtensionOnly() } else { simulator.run() }
+        simulator.continueNeverRun(from: history)
+        if extensionOnly || simulator.appRetired { simulator.runExtensionOnly() } else { simulator.run() }
         return simulator
     }
 }

@@ -1,0 +1,58 @@
+/// The device whose request never runs (``NeverRunPlan``): when the wait starts, and the breach
+/// at the device's first event once it has lasted more than rules.md's `task-wait` (24 h).
+extension DaySimulator {
+    static let taskWait: Int64 = 86_400_000
+
+    /// Takes over what the days before decided.
+    mutating func continueNeverRun(from history: NeverRunHistory) {
+        neverRun = history
+        if let start = history.waitStart, !history.reported { neverRunDue = start + DaySimulator.taskWait }
+    }
+
+    /// The starving request was made (or the fetch interval set), its wait starting at `start`:
+    /// only the first time counts, as later submits replace the request within one pending period.
+    mutating func noteWaitStart(_ start: Int64) {
+        guard neverRunPlan != nil, neverRun.waitStart == nil else { return }
+        neverRun.waitStart = start
+        neverRunDue = start + DaySimulator.taskWait
+    }
+
+    /// Called after every line of the device: the first one past the budget carries the breach.
+    mutating func checkNeverRunDue(launch: String) {
+        guard let due = neverRunDue, now > due else { return }
+        neverRunDue = nil
+        neverRun.reported = true
+        record(neverRunPlan!.kind, launch: launch)
+    }
+
+    /// Whether the app is no longer opened: after the wait began on a device whose user left it.
+    var appRetired: Bool { neverRunPlan?.retiresApp == true && neverRun.waitStart != nil }
+
+    /// The user leaves the app for good: a swipe from the app switcher, or nothing at all; only
+    /// the notification service extension runs from now on.
+    mutating func retireApp() {
+        if neverRunPlan?.cause == .swipedAway, app != nil {
+            now += rng.millis(60, 1_800)
+            terminate(reason: "user")
+        }
+        runExtensionOnly()
+    }
+
+    /// `fetch.setMinimumInterval` in `didFinishLaunching` of a legacy-fetch app.
+    mutating func setFetchInterval() {
+        emit("fetch.setMinimumInterval", after: rng.int(1...10)) { $0.field("interval", 3600) }
+        noteWaitStart(now)
+    }
+
+    /// The readings a v1.1 app logs at launch (with the starving device's Low Power Mode or
+    /// disabled refresh in them).
+    mutating func launchReadings() {
+        guard features.contains(.neverRun) else { return }
+        powerReading()
+        let status = refreshStatus
+        emit("refreshStatus", after: rng.int(1...5)) { $0.field("status", status) }
+    }
+
+    /// What `backgroundRefreshStatus` says.
+    var refreshStatus: StaticString { neverRunPlan?.cause == .refreshDisabled ? "denied" : "available" }
+}
