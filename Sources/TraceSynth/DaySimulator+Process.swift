@@ -120,7 +120,10 @@ extension DaySimulator {
         let hour = localHour
         let charging = hour < 7 && neverRunPlan?.cause != .noCharger
         let noise = rng.int(-4...4)
-        let level = charging ? min(100, 35 + hour * 11 + noise) : max(6, 100 - (max(hour, 7) - 7) * 5 + noise)
+        let drained = max(6, 100 - (max(hour, 7) - 7) * 5 + noise)
+        // v1 corpora keep their historical readings of up to 1.04 in the morning; v1.1 ones stay
+        // within the spec's 0…1.
+        let level = charging ? min(100, 35 + hour * 11 + noise) : features.isEmpty ? drained : min(100, drained)
         let lowPowerMode = neverRunPlan?.cause == .lowPowerMode || (!charging && level < 20)
         emit("power", after: rng.int(1...40)) { line in
             line.field("low_power_mode", lowPowerMode)
