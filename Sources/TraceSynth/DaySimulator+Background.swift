@@ -41,6 +41,7 @@ extension DaySimulator {
         }
         if simulated { record(.simulatedLaunch, launch: app!.launch) }
         let launched = now
+        lastRefreshRun = now
         if let breach { record(breach, launch: app!.launch) }
         networkReading()
         if rng.chance(0.3) { backgroundTimeRemaining() }
@@ -96,6 +97,7 @@ extension DaySimulator {
             line.field("task", task)
         }
         let launched = now
+        lastCleanupRun = now
         powerReading()
         writeArticleStore(held: v11Breach == .sharedResourceHeld)
         if let breach { record(breach, launch: app!.launch) }

@@ -172,7 +172,8 @@ extension DaySimulator {
                 line.field("name", "save-state")
             }
         }
-        if neverRunPlan?.usesBGTasks ?? true { submitRefresh() }
+        // An overdue refresh is left pending: replacing it would push its earliest begin forward.
+        if neverRunPlan?.usesBGTasks ?? true, !refreshOverdue { submitRefresh() }
         if neverRunPlan?.submitsCleanup ?? true, !cleanupPending || rng.chance(0.1) {
             let earliest = now + rng.millis(3_600, 8 * 3_600)
             if neverRunPlan?.cause == .noCharger { noteWaitStart(earliest) }

@@ -53,6 +53,28 @@ extension DaySimulator {
         emit("refreshStatus", after: rng.int(1...5)) { $0.field("status", status) }
     }
 
+    /// Where never-run requests are breaches (``TraceFeatures/neverRun``), a clean device's
+    /// requests must visibly run within the 24 h budget, across days too: the refresh runs at
+    /// the first chance of each day and whenever 6 h have passed since it last ran.
+    var refreshOverdue: Bool {
+        features.contains(.neverRun) && neverRunPlan == nil && now - lastRefreshRun > 6 * 3_600_000
+    }
+
+    /// The same for the cleanup: it assumes a request pending from the day before (a day does
+    /// not know the previous one), runs at the first chance of the day, then when 12 h have
+    /// passed, as well as at night.
+    var cleanupOverdue: Bool {
+        features.contains(.neverRun) && neverRunPlan == nil && now - lastCleanupRun > 12 * 3_600_000
+    }
+
+    /// Where requests are kept from waiting (see ``refreshOverdue``), the latest time of the next
+    /// episode, so that a sparse day still runs them; nil otherwise.
+    var overdueEpisode: Int64? {
+        guard features.contains(.neverRun), neverRunPlan == nil else { return nil }
+        let refresh = max(lastRefreshRun + 6 * 3_600_000 + 1, refreshEarliest)
+        return cleanupPending ? min(refresh, lastCleanupRun + 12 * 3_600_000 + 1) : refresh
+    }
+
     /// What `backgroundRefreshStatus` says.
     var refreshStatus: StaticString { neverRunPlan?.cause == .refreshDisabled ? "denied" : "available" }
 }

@@ -42,7 +42,10 @@ extension DaySimulator {
         emit("didFinishLaunching", after: rng.int(1...5)) { $0.field("phase", "begin") }
         if breach == .legacyFetch {
             record(.legacyFetch, launch: app!.launch)
-            emit("fetch.setMinimumInterval", after: rng.int(1...10)) { $0.field("interval", 3600) }
+            // Where never-run fetches are breaches, the leftover call passes
+            // `backgroundFetchIntervalMinimum` (0), which `fetch-never-ran` leaves alone.
+            let interval: Int64 = features.contains(.neverRun) ? 0 : 3600
+            emit("fetch.setMinimumInterval", after: rng.int(1...10)) { $0.field("interval", interval) }
         }
         if usesBGTasks {
             emit("bgtask.register", after: rng.int(1...10)) {

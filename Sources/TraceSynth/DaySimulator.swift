@@ -75,6 +75,9 @@ struct DaySimulator {
     var neverRun = NeverRunHistory()
     /// When the wait passes the budget, until the breach is written.
     var neverRunDue: Int64?
+    /// When the refresh and the cleanup last ran today (see ``refreshOverdue``).
+    var lastRefreshRun: Int64 = .min / 2
+    var lastCleanupRun: Int64 = .min / 2
 
     init(spec: CorpusSpec, device index: Int, day: Int, profile: DeviceProfile) {
         self.profile = profile
@@ -96,7 +99,7 @@ struct DaySimulator {
         now = dayStart + rng.millis(1, 600)
         sessionMean = min(240_000, 86_400_000 / (Double(targetLines) / 17) / 4)
         refreshEarliest = dayStart
-        cleanupPending = rng.chance(0.7) && neverRunPlan?.cause != .noCharger
+        cleanupPending = (rng.chance(0.7) || spec.features.contains(.neverRun)) && neverRunPlan?.cause != .noCharger
         nextPushAllowed = dayStart + DaySimulator.pushDayMargin
     }
 
@@ -110,11 +113,13 @@ struct DaySimulator {
                 start = forcedPushes.removeFirst()
             } else {
                 let linesLeft = targetLines - out.lineCount
-                guard linesLeft > 0, now < activityEnd else { break }
+                let overdue = overdueEpisode
+                guard linesLeft > 0 || (overdue ?? .max) < activityEnd, now < activityEnd else { break }
                 let linesPerEpisode = episodes >= 4 ? Double(out.lineCount) / Double(episodes) : 17
                 let episodesLeft = max(1, Double(linesLeft) / linesPerEpisode)
                 let meanGap = Double(activityEnd - now) / episodesLeft
-                start = now + max(20_000, Int64(rng.exponential(mean: meanGap)))
+                let drawn = now + max(20_000, Int64(rng.exponential(mean: meanGap)))
+                start = overdue.map { max(now + 20_000, min(drawn, $0)) } ?? drawn
                 guard start < activityEnd else { break }
             }
             idle(until: start)
@@ -139,10 +144,12 @@ struct DaySimulator {
         if let ready = downloadReadyAt, now >= ready { return urlSessionEvents() }
         let hour = localHour
         let night = hour < 7
-        if night, hour >= 1, cleanupPending, !cleanupRan, neverRunPlan == nil, now + 1_000_000 < dayEnd - 900_000 {
+        if cleanupPending, neverRunPlan == nil, now + 1_000_000 < dayEnd - 900_000,
+            cleanupOverdue || (night && hour >= 1 && !cleanupRan)
+        {
             return cleanup()
         }
-        if neverRunPlan?.refreshRuns ?? true, now >= refreshEarliest, rng.chance(night ? 0.7 : 0.25) {
+        if neverRunPlan?.refreshRuns ?? true, now >= refreshEarliest, refreshOverdue || rng.chance(night ? 0.7 : 0.25) {
             return refresh()
         }
         // At night the user mostly sleeps: the slot passes with nothing to log.

@@ -8,11 +8,11 @@ import TraceSynth
     static let generator = TraceGenerator(spec: spec)
 
     /// Every device's events with the breaches recorded for it.
-    static var devices: [(events: [[String: Any]], breaches: [InjectedBreach])] {
+    /// Read-only once built: the tests share it instead of parsing the corpus each.
+    nonisolated(unsafe) static let devices: [(events: [[String: Any]], breaches: [InjectedBreach])] =
         (0..<spec.devices).map { device in
             (V11.events(generator, device: device), (0..<spec.days).flatMap { generator.injectedBreaches(device: device, day: $0) })
         }
-    }
 
     @Test func everyV11KindTurnsUp() {
         let seen = Set(Self.devices.flatMap { $0.breaches.map(\.kind) })
@@ -36,6 +36,17 @@ import TraceSynth
                 let earlier = events[..<index].filter { $0.launch == breach.launch }
                 #expect(Self.shows(breach.kind, at: events[index], after: earlier, device: events), "\(breach)")
             }
+        }
+    }
+
+    /// No collateral: the only scene problems and never-ran waits of the corpus are the injected ones.
+    @Test func theOnlySceneProblemsAndLongWaitsAreTheInjectedOnes() {
+        for (events, breaches) in Self.devices {
+            var checker = SceneChecker()
+            for event in events { checker.check(event) }
+            #expect(checker.problems.count == breaches.filter { $0.kind == .sceneIllegalTransition }.count, "\(checker.problems)")
+            let injected = breaches.filter { $0.kind == .bgtaskNeverRan || $0.kind == .fetchNeverRan }.map { $0.ts.microseconds / 1000 }
+            #expect(V11.neverRanWaits(events) == injected)
         }
     }
 

@@ -54,6 +54,12 @@ import TraceSynth
         #expect(checker.problems.isEmpty, "\(checker.problems.prefix(5))")
     }
 
+    /// No request of a clean device waits long enough for `bgtask-never-ran` or `fetch-never-ran`.
+    @Test(arguments: 0..<16)
+    func noRequestWaitsMoreThanADay(device: Int) {
+        #expect(V11.neverRanWaits(V11.events(Self.generator, device: device)).isEmpty)
+    }
+
     /// Scene-based and app-delegate devices, two windows, scenes connected in the background.
     @Test func theScenesTakeEveryShape() {
         var sceneDevices = 0

@@ -39,3 +39,35 @@ extension Dictionary where Key == String, Value == Any {
     /// The event's time in whole milliseconds since the epoch.
     var millis: Int64 { Int64(((self["ts"] as? String).flatMap(epochSeconds) ?? .nan) * 1000 + 0.5) }
 }
+
+extension V11 {
+    /// An independent reading of rules.md's never-ran rules over one device's events: for each
+    /// pending period of a BGTask identifier (from its first accepted submit until a launch or a
+    /// cancel) or of an explicit fetch interval (until a `fetch.perform`), the time of the
+    /// device's first event once the wait exceeded 24 h.
+    static func neverRanWaits(_ events: [[String: Any]]) -> [Int64] {
+        var waitingSince: [String: Int64] = [:]
+        var found: [Int64] = []
+        for event in events {
+            for (key, start) in waitingSince where event.millis > start + 86_400_000 {
+                found.append(event.millis)
+                // One finding per pending period: it waits on, but is not reported again.
+                waitingSince[key] = .max / 2
+            }
+            let identifier = event["identifier"] as? String ?? ""
+            switch event.name {
+            case "bgtask.submit" where event["error"] == nil && waitingSince[identifier] == nil:
+                waitingSince[identifier] =
+                    (event["earliest_begin"] as? String).flatMap(epochSeconds).map { Int64($0 * 1000 + 0.5) } ?? event.millis
+            case "bgtask.launch": waitingSince[identifier] = nil
+            case "bgtask.cancel": if event["identifier"] == nil { waitingSince = [:] } else { waitingSince[identifier] = nil }
+            case "fetch.setMinimumInterval":
+                let interval = event["interval"] as? Double ?? 0
+                if interval > 0, interval < 1e9, waitingSince["fetch"] == nil { waitingSince["fetch"] = event.millis }
+            case "fetch.perform": waitingSince["fetch"] = nil
+            default: break
+            }
+        }
+        return found
+    }
+}
