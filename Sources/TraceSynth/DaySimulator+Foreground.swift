@@ -40,12 +40,7 @@ extension DaySimulator {
         networkReading()
         if rng.chance(0.6) { powerReading() }
         if v11Breach == .urlsessionByteCountsMissing { startDownload(breach: v11Breach) }
-        if v11Breach == .listenerOpenAtSuspension {
-            acquire(DaySimulator.nearbyListener, kind: "bonjour")
-            openListener = true
-        } else {
-            maybeOpenListener()
-        }
+        maybeOpenListener(forced: v11Breach == .listenerOpenAtSuspension)
 
         let upload = foreground(breach: breach)
         leaveForeground(breach: breach ?? v11Breach, upload: upload)

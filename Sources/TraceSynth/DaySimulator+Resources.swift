@@ -40,10 +40,10 @@ extension DaySimulator {
         release(DaySimulator.readingListLock)
     }
 
-    /// At the start of a visit the user sometimes opens the nearby-sharing sheet: the app starts
-    /// its Bonjour listener, and closes it when the user leaves.
-    mutating func maybeOpenListener() {
-        guard features.contains(.sharedResources), rng.chance(0.2) else { return }
+    /// At the start of a visit the user sometimes (`forced`: always) opens the nearby-sharing
+    /// sheet: the app starts its Bonjour listener, and closes it when the user leaves.
+    mutating func maybeOpenListener(forced: Bool) {
+        guard features.contains(.sharedResources), forced || rng.chance(0.2) else { return }
         acquire(DaySimulator.nearbyListener, kind: "bonjour")
         openListener = true
     }

@@ -73,8 +73,9 @@ extension DaySimulator {
         }
     }
 
-    /// Whether a breach that disconnects a scene twice has a scene to do it with.
-    var hasBackgroundScene: Bool { scenes.contains { $0.state == .background } }
+    /// Whether a breach that disconnects a scene twice has a scene to do it with (the scenes of
+    /// a process that has ended are cleared only at the next launch).
+    var hasBackgroundScene: Bool { app != nil && scenes.contains { $0.state == .background } }
 
     /// On a multi-window device, in the foreground: the user opens a second window, or closes one
     /// (it goes through the background and is released while the app stays active).

@@ -4,7 +4,12 @@ import TraceModel
 /// writes in one UTC day, with clean life cycles and, at the spec's rate, injected breaches.
 ///
 /// Every device-day derives from `(seed, device, day)` alone: any file can be generated on its
-/// own, in any order, on any machine, and always comes out byte for byte the same.
+/// own, in any order, on any machine, and always comes out byte for byte the same. (With
+/// ``TraceFeatures/neverRun``, a device whose request never runs also depends on its earlier
+/// days, which are simulated again to know when its wait began: still deterministic.)
+///
+/// ``CorpusSpec/features`` chooses the trace format: empty for v1, ``TraceFeatures/v1_1`` (or
+/// some of its parts) for v1.1 logs with their own ``BreachKind``s (``BreachKind/isV1_1``).
 public struct TraceGenerator: Sendable {
     public let spec: CorpusSpec
 
