@@ -57,22 +57,26 @@ extension DaySimulator {
     /// requests must visibly run within the 24 h budget, across days too: the refresh runs at
     /// the first chance of each day and whenever 6 h have passed since it last ran.
     var refreshOverdue: Bool {
-        features.contains(.neverRun) && neverRunPlan == nil && now - lastRefreshRun > 6 * 3_600_000
+        keepsRefreshFromWaiting && now - lastRefreshRun > 6 * 3_600_000
     }
 
     /// The same for the cleanup: it assumes a request pending from the day before (a day does
     /// not know the previous one), runs at the first chance of the day, then when 12 h have
     /// passed, as well as at night.
     var cleanupOverdue: Bool {
-        features.contains(.neverRun) && neverRunPlan == nil && now - lastCleanupRun > 12 * 3_600_000
+        keepsCleanupFromWaiting && now - lastCleanupRun > 12 * 3_600_000
     }
+
+    /// Whether the refresh must not wait: it is not the request that starves on this device.
+    private var keepsRefreshFromWaiting: Bool { features.contains(.neverRun) && neverRunPlan?.refreshRuns ?? true }
+    private var keepsCleanupFromWaiting: Bool { features.contains(.neverRun) && neverRunPlan == nil }
 
     /// Where requests are kept from waiting (see ``refreshOverdue``), the latest time of the next
     /// episode, so that a sparse day still runs them; nil otherwise.
     var overdueEpisode: Int64? {
-        guard features.contains(.neverRun), neverRunPlan == nil else { return nil }
-        let refresh = max(lastRefreshRun + 6 * 3_600_000 + 1, refreshEarliest)
-        return cleanupPending ? min(refresh, lastCleanupRun + 12 * 3_600_000 + 1) : refresh
+        let refresh = keepsRefreshFromWaiting ? max(lastRefreshRun + 6 * 3_600_000 + 1, refreshEarliest) : nil
+        let cleanup = keepsCleanupFromWaiting && cleanupPending ? lastCleanupRun + 12 * 3_600_000 + 1 : nil
+        return [refresh, cleanup].compactMap { $0 }.min()
     }
 
     /// What `backgroundRefreshStatus` says.

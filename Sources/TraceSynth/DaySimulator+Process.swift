@@ -7,7 +7,7 @@ extension DaySimulator {
         app = newProcess(isExtension: false)
         appBegunTask = false
         scenes = []
-        openListener = false
+        openListener = nil
         emit("launch") { line in
             if let cause {
                 line.field("reason", "system")

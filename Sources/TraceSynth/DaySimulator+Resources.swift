@@ -1,10 +1,14 @@
 /// Shared resources (v1.1): a database in the app group's container written by background work,
-/// a file lock around the reading list, a Bonjour listener for sharing with nearby devices.
+/// a file lock around the reading list, a Bonjour service or listening socket for sharing with
+/// nearby devices.
 /// Clean logs release each one before the app can be suspended.
 extension DaySimulator {
     static let articleStore = "group.com.example.news/articles.sqlite"
     static let readingListLock = "group.com.example.news/reading-list.lock"
-    static let nearbyListener = "_newsshare._tcp"
+    /// The nearby-sharing listener: a Bonjour service, or on some visits a bare listening socket.
+    static let nearbyListeners: [(resource: String, kind: StaticString)] = [
+        ("_newsshare._tcp", "bonjour"), ("tcp:0.0.0.0:8631", "socket"),
+    ]
 
     /// Takes `resource` of `kind`.
     mutating func acquire(_ resource: String, kind: StaticString) {
@@ -41,18 +45,19 @@ extension DaySimulator {
     }
 
     /// At the start of a visit the user sometimes (`forced`: always) opens the nearby-sharing
-    /// sheet: the app starts its Bonjour listener, and closes it when the user leaves.
+    /// sheet: the app opens its listener, and closes it when the user leaves.
     mutating func maybeOpenListener(forced: Bool) {
         guard features.contains(.sharedResources), forced || rng.chance(0.2) else { return }
-        acquire(DaySimulator.nearbyListener, kind: "bonjour")
-        openListener = true
+        let listener = rng.pick(DaySimulator.nearbyListeners)
+        acquire(listener.resource, kind: listener.kind)
+        openListener = listener.resource
     }
 
     /// Closes the listener on the way out of the foreground, unless `leaveOpen` (the
     /// ``BreachKind/listenerOpenAtSuspension`` breach: it is closed only at the next resume).
     mutating func closeListener(leaveOpen: Bool) {
-        guard openListener, !leaveOpen else { return }
-        release(DaySimulator.nearbyListener)
-        openListener = false
+        guard let listener = openListener, !leaveOpen else { return }
+        release(listener)
+        openListener = nil
     }
 }

@@ -67,8 +67,8 @@ struct DaySimulator {
     var scenes: [LiveScene] = []
     /// Scene ids count up through the day, so an id never comes back in a launch.
     var lastSceneNumber = 0
-    /// The Bonjour listener is open.
-    var openListener = false
+    /// The nearby-sharing listener while it is open.
+    var openListener: String?
     var lastURLSessionTask: Int64 = 0
     var downloadTask: DownloadTask?
     /// The never-run wait as it stands (see ``NeverRunPlan``).
@@ -93,7 +93,7 @@ struct DaySimulator {
         dayEnd = dayStart + 86_400_000
         boot = profile.bootMillis(day: day, dayStart: spec.dayStartMillis)
         envelope = ",\"app\":\"com.example.news\",\"app_version\":\"\(profile.appVersion(day: day))\""
-            + ",\"os\":\"\(profile.osVersion(day: day))\",\"model\":\"\(profile.model)\""
+            + ",\"os\":\"\(profile.osVersion(day: day))\",\"model\":\"\(sceneLayout?.model ?? profile.model)\""
         rng = SplitMix64(spec.seed, UInt64(index), UInt64(bitPattern: Int64(day)))
         out = LineBuilder(capacity: targetLines + targetLines / 2)
         now = dayStart + rng.millis(1, 600)

@@ -81,8 +81,8 @@ public enum BreachKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// Background work leaves the article store (a database in the shared container) open: the
     /// system terminates the app (`resource`) instead of suspending it.
     case sharedResourceHeld
-    /// The nearby-sharing Bonjour listener stays open when the app is suspended (closed at the
-    /// next resume).
+    /// The nearby-sharing listener (Bonjour or a socket) stays open when the app is suspended
+    /// (closed at the next resume).
     case listenerOpenAtSuspension
     /// A delayed request's completion handler is never called before the app is suspended.
     case urlsessionDelayedRequestCompletionMissing

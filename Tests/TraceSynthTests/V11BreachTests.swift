@@ -73,7 +73,7 @@ import TraceSynth
                 && unmatched("resource.acquire", "resource.release", key: "resource") { $0["kind"] as? String == "database" } == 1
         case .listenerOpenAtSuspension:
             return event.name == "suspend"
-                && unmatched("resource.acquire", "resource.release", key: "resource") { $0["kind"] as? String == "bonjour" } == 1
+                && unmatched("resource.acquire", "resource.release", key: "resource") { ["bonjour", "socket"].contains($0["kind"] as? String) } == 1
                 && unmatched("resource.acquire", "resource.release", key: "resource") == 1
         case .urlsessionDelayedRequestCompletionMissing:
             return event.name == "suspend"
