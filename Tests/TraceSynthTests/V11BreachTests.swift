@@ -54,9 +54,12 @@ import TraceSynth
     static func shows(_ kind: BreachKind, at event: [String: Any], after earlier: [[String: Any]], device: [[String: Any]]) -> Bool {
         /// How many `open` events of the launch (those `include` takes) no `close` of the same
         /// `key` followed.
-        func unmatched(_ open: String, _ close: String, key: String, where include: ([String: Any]) -> Bool = { _ in true }) -> Int {
+        func unmatched(
+            _ open: String, _ close: String, key: String, in events: [[String: Any]] = earlier,
+            where include: ([String: Any]) -> Bool = { _ in true }
+        ) -> Int {
             var balance: [String: Int] = [:]
-            for event in earlier {
+            for event in events {
                 if event.name == open, include(event) { balance["\(event[key]!)", default: 0] += 1 }
                 if event.name == close, let value = event[key], balance["\(value)", default: 0] > 0 {
                     balance["\(value)"]! -= 1
@@ -76,8 +79,12 @@ import TraceSynth
                 && unmatched("resource.acquire", "resource.release", key: "resource") { ["bonjour", "socket"].contains($0["kind"] as? String) } == 1
                 && unmatched("resource.acquire", "resource.release", key: "resource") == 1
         case .urlsessionDelayedRequestCompletionMissing:
+            // A call left open at an earlier suspension was that suspension's breach.
+            let sinceSuspension = Array(earlier.reversed().prefix { $0.name != "suspend" }.reversed())
             return event.name == "suspend"
-                && unmatched("urlsession.willBeginDelayedRequest", "urlsession.delayedRequest.complete", key: "call") == 1
+                && unmatched(
+                    "urlsession.willBeginDelayedRequest", "urlsession.delayedRequest.complete", key: "call",
+                    in: sinceSuspension) == 1
         case .urlsessionDelayedRequestCompletionMultiple:
             return event.name == "urlsession.delayedRequest.complete"
                 && earlier.contains { $0.name == event.name && $0["call"] as? Int == event["call"] as? Int }
