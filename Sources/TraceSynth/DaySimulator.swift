@@ -99,6 +99,9 @@ struct DaySimulator {
         now = dayStart + rng.millis(1, 600)
         sessionMean = min(240_000, 86_400_000 / (Double(targetLines) / 17) / 4)
         refreshEarliest = dayStart
+        // Where never-run waits are breaches, a clean device takes the cleanup as pending from the
+        // day before, so that it runs early (``cleanupOverdue``); where it starves, the first
+        // visit of the corpus submits it.
         cleanupPending = (rng.chance(0.7) || spec.features.contains(.neverRun)) && neverRunPlan?.cause != .noCharger
         nextPushAllowed = dayStart + DaySimulator.pushDayMargin
     }
