@@ -16,6 +16,8 @@ public struct CorpusSpec: Sendable, Hashable {
     /// The number of lines one device-day should hold on average (the generator aims at it; the
     /// count of a given day varies with its activity).
     public var approxEventsPerDeviceDay: Int
+    /// The parts of trace format v1.1 to write; empty (the default) writes v1 exactly as before.
+    public var features: TraceFeatures = []
 
     /// A spec starting on the UTC calendar date `year-month-day`.
     public init(

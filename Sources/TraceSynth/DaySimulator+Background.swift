@@ -9,21 +9,44 @@ extension DaySimulator {
             resumeApp(cause: cause)
         }
         didEnterBackground(duration: rng.millis(0.003, 0.08))
+        maybeConnectSceneInBackground()
+    }
+
+    /// The v1.1 breaches any background episode can carry, on top of `kinds`: drawn only when
+    /// the episode has no v1 breach.
+    private mutating func drawV11Breach(_ kinds: [BreachKind], unless breach: BreachKind?) -> BreachKind? {
+        guard breach == nil else { return nil }
+        var kinds = kinds
+        if hasBackgroundScene { kinds.append(.sceneIllegalTransition) }
+        return drawV11Breach(kinds)
     }
 
     /// A `BGAppRefreshTask` run: fetch the headlines, schedule the next one, complete.
     mutating func refresh() {
         let breach = drawBreach([.refreshOverrun, .bgtaskNotCompleted, .bgtaskCompletedTwice, .logCutShort])
-        wake(cause: "bgtask", breach: nil)
+        var v11Kinds: [BreachKind] = []
+        if features.contains(.sharedResources) { v11Kinds.append(.sharedResourceHeld) }
+        if features.contains(.urlSessionScheduling), downloadReadyAt == nil {
+            v11Kinds.append(.urlsessionBackgroundEnqueueDiscretionary)
+        }
+        if features.contains(.debugging), app == nil { v11Kinds.append(.simulatedLaunch) }
+        let v11Breach = drawV11Breach(v11Kinds, unless: breach)
+        let simulated = v11Breach == .simulatedLaunch
+        wake(cause: "bgtask", breach: simulated ? v11Breach : nil)
         let task = app!.newTask()
         emit("bgtask.launch", after: rng.int(2...60)) { line in
             line.field("identifier", string: DaySimulator.refreshIdentifier)
             line.field("task", task)
+            if simulated { line.field("simulated", true) }
         }
+        if simulated { record(.simulatedLaunch, launch: app!.launch) }
         let launched = now
+        lastRefreshRun = now
         if let breach { record(breach, launch: app!.launch) }
         networkReading()
         if rng.chance(0.3) { backgroundTimeRemaining() }
+        writeArticleStore(held: v11Breach == .sharedResourceHeld)
+        enqueueDownload(breach: v11Breach)
         if breach == .logCutShort {
             stopped = true
             return
@@ -51,13 +74,22 @@ extension DaySimulator {
                 line.field("success", false)
             }
         }
-        snapshot()
-        suspend()
+        snapshotAndSuspend(breach: v11Breach)
+    }
+
+    /// Background work sometimes enqueues a download (always, for the
+    /// ``BreachKind/urlsessionBackgroundEnqueueDiscretionary`` breach).
+    private mutating func enqueueDownload(breach: BreachKind?) {
+        let forced = breach == .urlsessionBackgroundEnqueueDiscretionary
+        guard features.contains(.urlSessionScheduling), downloadReadyAt == nil, forced || rng.chance(0.3) else { return }
+        downloadReadyAt = now + rng.millis(600, 3_600)
+        createDownloadTask(inBackground: true, breach: forced ? breach : nil)
     }
 
     /// The nightly `BGProcessingTask`: the device charges, the app prunes its article cache.
     mutating func cleanup() {
         let breach = drawBreach([.processingOverrun])
+        let v11Breach = drawV11Breach(features.contains(.sharedResources) ? [.sharedResourceHeld] : [], unless: breach)
         wake(cause: "bgtask", breach: nil)
         let task = app!.newTask()
         emit("bgtask.launch", after: rng.int(2...60)) { line in
@@ -65,7 +97,9 @@ extension DaySimulator {
             line.field("task", task)
         }
         let launched = now
+        lastCleanupRun = now
         powerReading()
+        writeArticleStore(held: v11Breach == .sharedResourceHeld)
         if let breach { record(breach, launch: app!.launch) }
         now = max(now, launched + (breach == .processingOverrun ? rng.millis(700, 900) : rng.millis(20, 420)) - 1)
         emit("bgtask.complete") { line in
@@ -74,8 +108,7 @@ extension DaySimulator {
         }
         cleanupPending = false
         cleanupRan = true
-        snapshot()
-        suspend()
+        snapshotAndSuspend(breach: v11Breach)
     }
 
     /// A background (content-available) push: the app fetches the story it announces.
@@ -86,6 +119,7 @@ extension DaySimulator {
             kinds.append(.pushRateLimited)
         }
         let breach = drawBreach(kinds)
+        let v11Breach = drawV11Breach([], unless: breach)
         wake(cause: "push", breach: nil)
         let call = app!.newCall()
         if let breach { record(breach, launch: app!.launch) }
@@ -115,8 +149,7 @@ extension DaySimulator {
             pushComplete(call)
             if breach == .pushCompletionMultiple { pushComplete(call) }
         }
-        snapshot()
-        suspend()
+        snapshotAndSuspend(breach: v11Breach)
     }
 
     private mutating func pushComplete(_ call: Int64) {
@@ -133,6 +166,10 @@ extension DaySimulator {
         var kinds: [BreachKind] = [.urlsessionCompletionMissing]
         if app == nil { kinds.append(.urlsessionNotRecreated) }
         let breach = drawBreach(kinds)
+        let v11Breach = drawV11Breach(
+            downloadTask?.delayed == true
+                ? [.urlsessionDelayedRequestCompletionMissing, .urlsessionDelayedRequestCompletionMultiple] : [],
+            unless: breach)
         wake(cause: "urlsession", breach: breach)
         if let breach { record(breach, launch: app!.launch) }
         let call = app!.newCall()
@@ -145,13 +182,13 @@ extension DaySimulator {
                 $0.field("identifier", string: DaySimulator.sessionIdentifier)
             }
         }
+        finishDownloadTask(breach: v11Breach)
         emit("urlsession.didFinishEvents", after: rng.millis(0.2, 6)) {
             $0.field("identifier", string: DaySimulator.sessionIdentifier)
         }
         if breach != .urlsessionCompletionMissing {
             emit("urlsession.complete", after: rng.int(2...80)) { $0.field("call", call) }
         }
-        snapshot()
-        suspend()
+        snapshotAndSuspend(breach: v11Breach)
     }
 }

@@ -16,14 +16,17 @@ extension DaySimulator {
         if fresh { kinds += [.registerLate, .legacyFetch] }
         if !appBegunTask { kinds.append(.backgroundTaskBegunLate) }
         let breach = drawBreach(kinds)
+        var v11Kinds: [BreachKind] = []
+        if features.contains(.sharedResources) { v11Kinds.append(.listenerOpenAtSuspension) }
+        if features.contains(.urlSessionScheduling), downloadReadyAt == nil { v11Kinds.append(.urlsessionByteCountsMissing) }
+        let v11Breach = breach == nil ? drawV11Breach(v11Kinds) : nil
 
         if fresh {
             launchApp(cause: nil, breach: breach)
         } else {
             resumeApp(cause: nil)
-            emit("willEnterForeground", after: rng.int(2...40))
         }
-        emit("didBecomeActive", after: rng.int(5...120))
+        comeToForeground(enterDelay: fresh ? nil : rng.int(2...40), activeDelay: rng.int(5...120))
         if breach == .registerLate {
             record(.registerLate, launch: app!.launch)
             emit("bgtask.register", after: rng.int(50...2_000)) {
@@ -31,13 +34,16 @@ extension DaySimulator {
             }
         }
         if fresh, rng.chance(0.5) {
-            emit("refreshStatus", after: rng.int(1...30)) { $0.field("status", "available") }
+            let status = refreshStatus
+            emit("refreshStatus", after: rng.int(1...30)) { $0.field("status", status) }
         }
         networkReading()
         if rng.chance(0.6) { powerReading() }
+        if v11Breach == .urlsessionByteCountsMissing { startDownload(breach: v11Breach) }
+        maybeOpenListener(forced: v11Breach == .listenerOpenAtSuspension)
 
         let upload = foreground(breach: breach)
-        leaveForeground(breach: breach, upload: upload)
+        leaveForeground(breach: breach ?? v11Breach, upload: upload)
     }
 
     /// Time in the foreground: reading, an interruption or two, maybe an upload. Returns the
@@ -62,19 +68,27 @@ extension DaySimulator {
                 upload = beginUpload()
                 uploaded = true
             } else if roll < 0.40 {
-                emit("willResignActive")
-                emit("didBecomeActive", after: rng.millis(1.5, 40))
+                interruption()
             } else if roll < 0.47 {
                 emit("memoryWarning")
             } else if roll < 0.60, downloadReadyAt == nil {
-                // Starts a background URL session transfer; its events come back later.
-                downloadReadyAt = now + rng.millis(120, 2_400)
+                startDownload(breach: nil)
+            } else if sceneLayout?.multiwindow == true, rng.chance(0.3) {
+                toggleSecondWindow()
+            } else if features.contains(.sharedResources), rng.chance(0.2) {
+                saveReadingList()
             } else {
                 networkReading()
             }
         }
         now = max(now, leaveAt)
         return upload
+    }
+
+    /// Starts a background URL session transfer; its events come back later.
+    private mutating func startDownload(breach: BreachKind?) {
+        downloadReadyAt = now + rng.millis(120, 2_400)
+        createDownloadTask(inBackground: false, breach: breach)
     }
 
     private mutating func beginUpload() -> Upload {
@@ -92,18 +106,20 @@ extension DaySimulator {
     /// from the app switcher, or comes straight back (a bounce).
     private mutating func leaveForeground(breach: BreachKind?, upload: Upload?) {
         var upload = upload
+        closeListener(leaveOpen: breach == .listenerOpenAtSuspension)
         if breach == nil, upload == nil, rng.chance(0.05) {
-            emit("willResignActive")
+            resignActive()
             emit("willTerminate", after: rng.millis(1, 8))
             return terminate(reason: "user")
         }
         while true {
-            emit("willResignActive")
+            resignActive()
+            scenesEnterBackground()
             let lateTask = breach == .backgroundTaskBegunLate ? app!.newTask() : nil
             let duration = breach == .didEnterBackgroundOverrun ? rng.millis(6.2, 7.5) : rng.millis(0.005, 0.4)
             if breach == .didEnterBackgroundOverrun { record(.didEnterBackgroundOverrun, launch: app!.launch) }
             didEnterBackground(duration: duration) { sim in sim.scheduleWork(breach: breach, lateTask: lateTask) }
-            snapshot()
+            snapshots()
             if let running = upload {
                 backgroundTimeRemaining()
                 switch breach {
@@ -134,11 +150,11 @@ extension DaySimulator {
                 return
             }
             guard breach == nil, rng.chance(0.04) else { break }
-            emit("willEnterForeground", after: rng.millis(0.5, 3))
-            emit("didBecomeActive", after: rng.int(5...80))
+            comeToForeground(enterDelay: rng.millis(0.5, 3), activeDelay: rng.int(5...80))
             now += rng.millis(5, 60)
         }
         suspend()
+        if breach == .listenerOpenAtSuspension { record(.listenerOpenAtSuspension, launch: app!.launch) }
     }
 
     /// Inside `didEnterBackground`: submit the next refresh and, once in a while, the cleanup.
@@ -151,9 +167,11 @@ extension DaySimulator {
                 line.field("name", "save-state")
             }
         }
-        submitRefresh()
-        if !cleanupPending || rng.chance(0.1) {
+        // An overdue refresh is left pending: replacing it would push its earliest begin forward.
+        if neverRunPlan?.usesBGTasks ?? true, !refreshOverdue { submitRefresh() }
+        if neverRunPlan?.submitsCleanup ?? true, !cleanupPending || rng.chance(0.1) {
             let earliest = now + rng.millis(3_600, 8 * 3_600)
+            if neverRunPlan?.cause == .noCharger { noteWaitStart(earliest) }
             let network = rng.chance(0.3)
             emit("bgtask.submit", after: rng.int(1...8)) { line in
                 line.field("identifier", string: DaySimulator.cleanupIdentifier)
@@ -185,5 +203,6 @@ extension DaySimulator {
             line.field("earliest_begin", time: earliest)
         }
         refreshEarliest = earliest
+        if neverRunPlan?.refreshRuns == false { noteWaitStart(earliest) }
     }
 }

@@ -6,6 +6,8 @@ extension DaySimulator {
     mutating func launchApp(cause: StaticString?, breach: BreachKind?) {
         app = newProcess(isExtension: false)
         appBegunTask = false
+        scenes = []
+        openListener = nil
         emit("launch") { line in
             if let cause {
                 line.field("reason", "system")
@@ -14,10 +16,23 @@ extension DaySimulator {
                 line.field("reason", "user")
             }
         }
+        let usesBGTasks = neverRunPlan?.usesBGTasks ?? true
+        let debugging = features.contains(.debugging)
         emit("config", after: rng.int(1...4)) { line in
-            line.field("permitted_identifiers", raw: DaySimulator.permittedIdentifiers)
-            line.field("background_modes", raw: DaySimulator.backgroundModes)
+            if usesBGTasks {
+                line.field("permitted_identifiers", raw: DaySimulator.permittedIdentifiers)
+                line.field("background_modes", raw: DaySimulator.backgroundModes)
+            } else {
+                line.field("permitted_identifiers", raw: "[]")
+                line.field("background_modes", raw: #"["fetch","remote-notification"]"#)
+            }
+            if debugging {
+                let debug = breach == .simulatedLaunch
+                line.field("build", debug ? "debug" : "release")
+                line.field("debugger", debug)
+            }
         }
+        launchReadings()
         emit("willFinishLaunching", after: rng.int(20...180)) { $0.field("phase", "begin") }
         emit("willFinishLaunching", after: rng.int(2...40)) { $0.field("phase", "end") }
         if cause == nil, rng.chance(0.3) {
@@ -27,13 +42,22 @@ extension DaySimulator {
         emit("didFinishLaunching", after: rng.int(1...5)) { $0.field("phase", "begin") }
         if breach == .legacyFetch {
             record(.legacyFetch, launch: app!.launch)
-            emit("fetch.setMinimumInterval", after: rng.int(1...10)) { $0.field("interval", 3600) }
+            // Where never-run fetches are breaches, the leftover call passes
+            // `backgroundFetchIntervalMinimum` (0), which `fetch-never-ran` leaves alone.
+            let interval: Int64 = features.contains(.neverRun) ? 0 : 3600
+            emit("fetch.setMinimumInterval", after: rng.int(1...10)) { $0.field("interval", interval) }
         }
-        emit("bgtask.register", after: rng.int(1...10)) { $0.field("identifier", string: DaySimulator.refreshIdentifier) }
-        if breach != .registerLate {
-            emit("bgtask.register", after: rng.int(1...3)) {
-                $0.field("identifier", string: DaySimulator.cleanupIdentifier)
+        if usesBGTasks {
+            emit("bgtask.register", after: rng.int(1...10)) {
+                $0.field("identifier", string: DaySimulator.refreshIdentifier)
             }
+            if breach != .registerLate {
+                emit("bgtask.register", after: rng.int(1...3)) {
+                    $0.field("identifier", string: DaySimulator.cleanupIdentifier)
+                }
+            }
+        } else {
+            setFetchInterval()
         }
         if breach != .urlsessionNotRecreated {
             emit("urlsession.create", after: rng.int(2...30)) {
@@ -54,6 +78,8 @@ extension DaySimulator {
                 line.field("reason", "user")
             }
         }
+        // A listener left open at the last suspension (a breach) is closed as soon as the app runs.
+        closeListener(leaveOpen: false)
     }
 
     /// `applicationDidEnterBackground(_:)` taking `duration` milliseconds, with `body` inside it.
@@ -67,6 +93,17 @@ extension DaySimulator {
 
     /// The snapshot; `suspend` follows separately, as events may come between them.
     mutating func snapshot() { emit("snapshot", after: rng.int(15...150)) }
+
+    /// The end of a background episode: the snapshot, then suspension — or, per `breach`, a
+    /// scene released twice on the way or the kill for a held resource — and the record of a
+    /// breach that suspension reveals.
+    mutating func snapshotAndSuspend(breach: BreachKind?) {
+        snapshot()
+        if breach == .sharedResourceHeld { return terminateHoldingResource() }
+        maybeDisconnectScene(twice: breach == .sceneIllegalTransition)
+        suspend()
+        if breach == .urlsessionDelayedRequestCompletionMissing { record(breach!, launch: app!.launch) }
+    }
 
     mutating func suspend() {
         emit("suspend", after: rng.int(20...900))
@@ -84,11 +121,15 @@ extension DaySimulator {
     /// A `power` reading: charging overnight, draining through the day.
     mutating func powerReading() {
         let hour = localHour
-        let charging = hour < 7
+        let charging = hour < 7 && neverRunPlan?.cause != .noCharger
         let noise = rng.int(-4...4)
-        let level = charging ? min(100, 35 + hour * 11 + noise) : max(6, 100 - (hour - 7) * 5 + noise)
+        let drained = max(6, 100 - (max(hour, 7) - 7) * 5 + noise)
+        // v1 corpora keep their historical readings of up to 1.04 in the morning; v1.1 ones stay
+        // within the spec's 0…1.
+        let level = charging ? min(100, 35 + hour * 11 + noise) : features.isEmpty ? drained : min(100, drained)
+        let lowPowerMode = neverRunPlan?.cause == .lowPowerMode || (!charging && level < 20)
         emit("power", after: rng.int(1...40)) { line in
-            line.field("low_power_mode", !charging && level < 20)
+            line.field("low_power_mode", lowPowerMode)
             line.field("battery", hundredths: level)
             line.field("charging", charging)
         }

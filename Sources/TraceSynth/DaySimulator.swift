@@ -24,6 +24,11 @@ struct DaySimulator {
 
     let device: String
     let profile: DeviceProfile
+    let features: TraceFeatures
+    /// The device's scenes when its app is scene-based (``TraceFeatures/scenes``), else nil.
+    let sceneLayout: SceneLayout?
+    /// The request that never runs on this device (``TraceFeatures/neverRun``), else nil.
+    let neverRunPlan: NeverRunPlan?
     let breachRate: Double
     let targetLines: Int
     let dayStart: Int64
@@ -57,22 +62,47 @@ struct DaySimulator {
     /// Times of further pushes already decided (a rate-limit breach sends a burst).
     var forcedPushes: [Int64] = []
 
+    // v1.1 state (see ``TraceFeatures``): untouched in a v1 corpus.
+    /// The connected scenes of the running launch, in order of connection.
+    var scenes: [LiveScene] = []
+    /// Scene ids count up through the day, so an id never comes back in a launch.
+    var lastSceneNumber = 0
+    /// The nearby-sharing listener while it is open.
+    var openListener: String?
+    var lastURLSessionTask: Int64 = 0
+    var downloadTask: DownloadTask?
+    /// The never-run wait as it stands (see ``NeverRunPlan``).
+    var neverRun = NeverRunHistory()
+    /// When the wait passes the budget, until the breach is written.
+    var neverRunDue: Int64?
+    /// When the refresh and the cleanup last ran today (see ``refreshOverdue``).
+    var lastRefreshRun: Int64 = .min / 2
+    var lastCleanupRun: Int64 = .min / 2
+
     init(spec: CorpusSpec, device index: Int, day: Int, profile: DeviceProfile) {
         self.profile = profile
         device = profile.id
-        breachRate = spec.breachRate
+        features = spec.features
+        sceneLayout = spec.features.contains(.scenes) ? SceneLayout(seed: spec.seed, device: index) : nil
+        neverRunPlan = spec.features.contains(.neverRun)
+            ? NeverRunPlan(seed: spec.seed, device: index, rate: spec.breachRate) : nil
+        // A starving device carries that one breach and no other.
+        breachRate = neverRunPlan == nil ? spec.breachRate : 0
         targetLines = max(1, Int(Double(spec.approxEventsPerDeviceDay) * profile.activity))
         dayStart = spec.dayStartMillis(day)
         dayEnd = dayStart + 86_400_000
         boot = profile.bootMillis(day: day, dayStart: spec.dayStartMillis)
         envelope = ",\"app\":\"com.example.news\",\"app_version\":\"\(profile.appVersion(day: day))\""
-            + ",\"os\":\"\(profile.osVersion(day: day))\",\"model\":\"\(profile.model)\""
+            + ",\"os\":\"\(profile.osVersion(day: day))\",\"model\":\"\(sceneLayout?.model ?? profile.model)\""
         rng = SplitMix64(spec.seed, UInt64(index), UInt64(bitPattern: Int64(day)))
         out = LineBuilder(capacity: targetLines + targetLines / 2)
         now = dayStart + rng.millis(1, 600)
         sessionMean = min(240_000, 86_400_000 / (Double(targetLines) / 17) / 4)
         refreshEarliest = dayStart
-        cleanupPending = rng.chance(0.7)
+        // Where never-run waits are breaches, a clean device takes the cleanup as pending from the
+        // day before, so that it runs early (``cleanupOverdue``); where it starves, the first
+        // visit of the corpus submits it.
+        cleanupPending = (rng.chance(0.7) || spec.features.contains(.neverRun)) && neverRunPlan?.cause != .noCharger
         nextPushAllowed = dayStart + DaySimulator.pushDayMargin
     }
 
@@ -86,17 +116,23 @@ struct DaySimulator {
                 start = forcedPushes.removeFirst()
             } else {
                 let linesLeft = targetLines - out.lineCount
-                guard linesLeft > 0, now < activityEnd else { break }
+                let overdue = overdueEpisode
+                guard linesLeft > 0 || (overdue ?? .max) < activityEnd, now < activityEnd else { break }
                 let linesPerEpisode = episodes >= 4 ? Double(out.lineCount) / Double(episodes) : 17
                 let episodesLeft = max(1, Double(linesLeft) / linesPerEpisode)
                 let meanGap = Double(activityEnd - now) / episodesLeft
-                start = now + max(20_000, Int64(rng.exponential(mean: meanGap)))
+                let drawn = now + max(20_000, Int64(rng.exponential(mean: meanGap)))
+                start = overdue.map { max(now + 20_000, min(drawn, $0)) } ?? drawn
                 guard start < activityEnd else { break }
             }
             idle(until: start)
             now = max(now, start)
             episode(forcedPush: forced)
             episodes += 1
+            if appRetired {
+                retireApp()
+                break
+            }
         }
         if !stopped, app != nil {
             let latest = dayEnd - DaySimulator.quietEnd
@@ -111,10 +147,14 @@ struct DaySimulator {
         if let ready = downloadReadyAt, now >= ready { return urlSessionEvents() }
         let hour = localHour
         let night = hour < 7
-        if night, hour >= 1, cleanupPending, !cleanupRan, now + 1_000_000 < dayEnd - 900_000 {
+        if cleanupPending, neverRunPlan == nil, now + 1_000_000 < dayEnd - 900_000,
+            cleanupOverdue || (night && hour >= 1 && !cleanupRan)
+        {
             return cleanup()
         }
-        if now >= refreshEarliest, rng.chance(night ? 0.7 : 0.25) { return refresh() }
+        if neverRunPlan?.refreshRuns ?? true, now >= refreshEarliest, refreshOverdue || rng.chance(night ? 0.7 : 0.25) {
+            return refresh()
+        }
         // At night the user mostly sleeps: the slot passes with nothing to log.
         if night, rng.chance(0.8) { return }
         userSession()
@@ -143,6 +183,7 @@ struct DaySimulator {
     ) {
         now += max(1, delay)
         DaySimulator.write(event, at: now, boot: boot, process: &app!, into: &out, attributes)
+        if neverRunDue != nil { checkNeverRunDue(launch: app!.launch) }
     }
 
     /// Writes one line of an extension process.
@@ -152,6 +193,7 @@ struct DaySimulator {
     ) {
         now += max(1, delay)
         DaySimulator.write(event, at: now, boot: boot, process: &process, into: &out, attributes)
+        if neverRunDue != nil { checkNeverRunDue(launch: process.launch) }
     }
 
     private static func write(
@@ -175,6 +217,14 @@ struct DaySimulator {
     mutating func drawBreach(_ kinds: [BreachKind]) -> BreachKind? {
         guard breachRate > 0, !kinds.isEmpty, rng.chance(breachRate) else { return nil }
         return rng.pick(kinds)
+    }
+
+    /// Draws whether this launch or resume carries a v1.1 breach, and which of `kinds`. Called
+    /// only in a v1.1 corpus, and only when no v1 breach was drawn, so that each injection is
+    /// the one breach of its lines.
+    mutating func drawV11Breach(_ kinds: [BreachKind]) -> BreachKind? {
+        guard !features.isEmpty else { return nil }
+        return drawBreach(kinds)
     }
 
     mutating func record(_ kind: BreachKind, launch: String) {

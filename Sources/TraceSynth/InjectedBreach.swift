@@ -13,7 +13,8 @@ public struct InjectedBreach: Sendable, Hashable {
     public var device: String
     /// The `launch` of the process whose lines hold the breach.
     public var launch: String
-    /// The time of the first event of the breach.
+    /// The time of the first event of the breach; for a v1.1 kind (``BreachKind/isV1_1``), the
+    /// time of the event at which rules.md says its finding happens.
     public var ts: Timestamp
 
     public init(kind: BreachKind, device: String, launch: String, ts: Timestamp) {
@@ -73,6 +74,34 @@ public enum BreachKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// the task completed.
     case logCutShort
 
+    // v1.1 (written only when ``CorpusSpec/features`` asks for the part they belong to)
+
+    /// A released scene's `scene.didDisconnect` is logged a second time.
+    case sceneIllegalTransition
+    /// Background work leaves the article store (a database in the shared container) open: the
+    /// system terminates the app (`resource`) instead of suspending it.
+    case sharedResourceHeld
+    /// The nearby-sharing listener (Bonjour or a socket) stays open when the app is suspended
+    /// (closed at the next resume).
+    case listenerOpenAtSuspension
+    /// A delayed request's completion handler is never called before the app is suspended.
+    case urlsessionDelayedRequestCompletionMissing
+    /// A delayed request's completion handler is called twice.
+    case urlsessionDelayedRequestCompletionMultiple
+    /// A download created with an earliest begin date and no expected byte counts.
+    case urlsessionByteCountsMissing
+    /// A download created with `discretionary: false` by background work.
+    case urlsessionBackgroundEnqueueDiscretionary
+    /// A device on which the refresh (or, on a device that never charges, the cleanup) request
+    /// stays pending for more than a day; the breach is at the device's first event past 24 h.
+    case bgtaskNeverRan
+    /// An app on legacy background fetch (no permitted identifiers) that sets a minimum interval
+    /// and gets no `fetch.perform` for more than a day.
+    case fetchNeverRan
+    /// A refresh run forced from the debugger (`simulated: true`) in a launch whose `config`
+    /// says `debugger: true`.
+    case simulatedLaunch
+
     /// The id of the rule the breach breaks.
     public var rule: String {
         switch self {
@@ -98,6 +127,29 @@ public enum BreachKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .nseOverrun: "nse-overrun"
         case .nseContentHandlerMissing: "nse-content-handler-missing"
         case .memoryTermination: "termination-unexplained"
+        case .sceneIllegalTransition: "scene-illegal-transition"
+        case .sharedResourceHeld: "shared-resource-held-at-suspension"
+        case .listenerOpenAtSuspension: "listener-open-at-suspension"
+        case .urlsessionDelayedRequestCompletionMissing: "urlsession-delayed-request-completion-missing"
+        case .urlsessionDelayedRequestCompletionMultiple: "urlsession-delayed-request-completion-multiple"
+        case .urlsessionByteCountsMissing: "urlsession-byte-counts-missing"
+        case .urlsessionBackgroundEnqueueDiscretionary: "urlsession-background-enqueue-discretionary"
+        case .bgtaskNeverRan: "bgtask-never-ran"
+        case .fetchNeverRan: "fetch-never-ran"
+        case .simulatedLaunch: "simulated-launch"
+        }
+    }
+
+    /// Whether the breach belongs to trace format v1.1 (a corpus without ``TraceFeatures`` never
+    /// holds one).
+    public var isV1_1: Bool {
+        switch self {
+        case .sceneIllegalTransition, .sharedResourceHeld, .listenerOpenAtSuspension,
+            .urlsessionDelayedRequestCompletionMissing, .urlsessionDelayedRequestCompletionMultiple,
+            .urlsessionByteCountsMissing, .urlsessionBackgroundEnqueueDiscretionary, .bgtaskNeverRan,
+            .fetchNeverRan, .simulatedLaunch:
+            true
+        default: false
         }
     }
 
@@ -111,6 +163,7 @@ public enum BreachKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .backgroundTaskNotEnded: ["background-task-overrun"]
         case .pushCompletionMissing: ["push-overrun"]
         case .nseContentHandlerMissing: ["nse-overrun"]
+        case .sharedResourceHeld: ["termination-explained"]
         default: []
         }
     }

@@ -4,7 +4,12 @@ import TraceModel
 /// writes in one UTC day, with clean life cycles and, at the spec's rate, injected breaches.
 ///
 /// Every device-day derives from `(seed, device, day)` alone: any file can be generated on its
-/// own, in any order, on any machine, and always comes out byte for byte the same.
+/// own, in any order, on any machine, and always comes out byte for byte the same. (With
+/// ``TraceFeatures/neverRun``, a device whose request never runs also depends on its earlier
+/// days, which are simulated again to know when its wait began: still deterministic.)
+///
+/// ``CorpusSpec/features`` chooses the trace format: empty for v1, ``TraceFeatures/v1_1`` (or
+/// some of its parts) for v1.1 logs with their own ``BreachKind``s (``BreachKind/isV1_1``).
 public struct TraceGenerator: Sendable {
     public let spec: CorpusSpec
 
@@ -65,8 +70,21 @@ public struct TraceGenerator: Sendable {
     }
 
     private func simulate(device: Int, day: Int, extensionOnly: Bool = false) -> DaySimulator {
+        var history = NeverRunHistory()
+        // A request that never runs waits across days: replay the days before until they have
+        // decided all they can (when the wait began, whether its breach was written).
+        if spec.features.contains(.neverRun), NeverRunPlan(seed: spec.seed, device: device, rate: spec.breachRate) != nil {
+            for earlier in 0..<day where !history.reported {
+                history = simulate(device: device, day: earlier, history: history, extensionOnly: false).neverRun
+            }
+        }
+        return simulate(device: device, day: day, history: history, extensionOnly: extensionOnly)
+    }
+
+    private func simulate(device: Int, day: Int, history: NeverRunHistory, extensionOnly: Bool) -> DaySimulator {
         var simulator = DaySimulator(spec: spec, device: device, day: day, profile: profile(device))
-        if extensionOnly { simulator.runExtensionOnly() } else { simulator.run() }
+        simulator.continueNeverRun(from: history)
+        if extensionOnly || simulator.appRetired { simulator.runExtensionOnly() } else { simulator.run() }
         return simulator
     }
 }

@@ -1,0 +1,32 @@
+import Testing
+import TraceSynth
+
+/// The v1.1 capabilities are opt-in: without them the generator must write exactly what it wrote
+/// before they existed, so the benchmark corpora, the golden files and `traces/` stay valid.
+@Suite struct DefaultOutputTests {
+    /// FNV-1a over every line of a small corpus with breaches, recorded before v1.1 was added.
+    static let recordedHash: UInt64 = 3_706_104_872_048_261_669
+
+    @Test func defaultOutputIsByteForByteUnchanged() {
+        let spec = CorpusSpec(devices: 8, days: 3, seed: 2026, breachRate: 0.3)
+        #expect(spec.features.isEmpty)
+        #expect(Self.hash(TraceGenerator(spec: spec)) == Self.recordedHash)
+    }
+
+    static func hash(_ generator: TraceGenerator) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for device in 0..<generator.spec.devices {
+            for day in 0..<generator.spec.days {
+                for byte in generator.lineBytes(device: device, day: day).bytes {
+                    hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                }
+                for breach in generator.injectedBreaches(device: device, day: day) {
+                    for byte in "\(breach.kind)\(breach.launch)\(breach.ts.microseconds)".utf8 {
+                        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                    }
+                }
+            }
+        }
+        return hash
+    }
+}
