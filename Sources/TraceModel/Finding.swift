@@ -65,7 +65,6 @@ public struct EventRef: Sendable, Hashable, Codable {
         name = event.name
         ts = event.ts
     }
-
 }
 
 /// A reference from one finding to another (rule and time), e.g. a termination's cause.
