@@ -8,7 +8,10 @@ import Testing
         #expect(text.stdout.contains("bgtask-refresh-overrun"))
         let json = try CLI.run(["rules", "--format", "json"])
         let rules = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-        #expect(rules.count == 39)
+        let shipped = try String(contentsOf: CLI.root.appendingPathComponent("docs/rule-ids.txt"), encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        #expect(Set(rules.compactMap { $0["id"] as? String }) == Set(shipped.map(String.init)))
+        #expect(rules.count == shipped.count)
         #expect(rules.allSatisfy { ($0["source"] as? String)?.isEmpty == false })
     }
 
