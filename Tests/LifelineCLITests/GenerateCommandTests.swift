@@ -28,4 +28,25 @@ import Testing
         #expect(files.count == 6)
         #expect(try CLI.run(["generate", "--output", output.path, "--breach-rate", "2"]).status == 64)
     }
+
+    /// A new user's first v1.1 try: scene-based days from `generate` ingest, check clean, and
+    /// read in `timeline` with their scene events.
+    @Test func aCleanSceneBasedCorpusChecksWithoutFindings() throws {
+        let directory = try CLI.temporaryDirectory()
+        let corpus = directory.appendingPathComponent("v11").path
+        let database = directory.appendingPathComponent("v11.db").path
+        let generated = try CLI.run([
+            "generate", "--output", corpus, "--devices", "6", "--days", "2", "--seed", "11", "--trace-format", "v1.1",
+        ])
+        #expect(generated.status == 0)
+        let check = try CLI.run(["check", "--db", database, "--quiet", corpus])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("No findings"), "\(check.stdout)")
+        let devices = try CLI.run(["query", "--db", database, "--format", "csv", "SELECT min(device) FROM events WHERE event LIKE 'scene.%'"])
+        let device = try #require(devices.stdout.split(separator: "\n").dropFirst().first.map(String.init))
+        let timeline = try CLI.run(["timeline", device, "--db", database])
+        #expect(timeline.status == 0)
+        #expect(timeline.stdout.contains("scene."), "the timeline shows the scene events")
+        #expect(try CLI.run(["generate", "--output", corpus, "--trace-format", "v2"]).status == 64)
+    }
 }

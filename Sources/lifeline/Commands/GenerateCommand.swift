@@ -34,6 +34,11 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Approximate events per device and day.")
     var eventsPerDay = 250
 
+    @Option(help: ArgumentHelp(
+        "Trace format to write: v1, or v1.1 with scene-based apps, shared resources, background URL session scheduling, debug runs and requests that never run.",
+        valueName: "version"))
+    var traceFormat: TraceFormatVersion = .v1
+
     func validate() throws {
         try CommandFailure.reporting {
             guard (0...1).contains(breachRate) else { throw CommandFailure.usage("--breach-rate must be between 0 and 1") }
@@ -50,9 +55,10 @@ struct GenerateCommand: ParsableCommand {
                 print("Wrote the sample traces to \(output)")
                 return
             }
-            let spec = CorpusSpec(
+            var spec = CorpusSpec(
                 devices: devices, days: days, seed: seed, breachRate: breachRate,
                 approxEventsPerDeviceDay: eventsPerDay)
+            spec.features = traceFormat.features
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             let written = try CorpusWriter.write(spec: spec, to: output)
             print("Wrote \(written.events) events in \(written.files) files (\(written.bytes) bytes) to \(output)")
@@ -61,4 +67,12 @@ struct GenerateCommand: ParsableCommand {
             throw ExitCode(2)
         }
     }
+}
+
+/// The trace format versions `generate` writes.
+enum TraceFormatVersion: String, ExpressibleByArgument, CaseIterable {
+    case v1
+    case v1_1 = "v1.1"
+
+    var features: TraceFeatures { self == .v1 ? [] : .v1_1 }
 }
