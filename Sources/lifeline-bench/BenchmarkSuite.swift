@@ -102,7 +102,7 @@ struct BenchmarkSuite {
         let list = (scratch as NSString).appendingPathComponent("stream-files.txt")
         try files.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
         let summary = (scratch as NSString).appendingPathComponent("stream-summary.txt")
-        let pipeline = "xargs -d '\\n' \(tools.zstd) -dcfq < \(list) | \(tools.lifeline) check --stdin > /dev/null 2> \(summary)"
+        let pipeline = "xargs -d '\\n' \(tools.zstd) -dcfq < \(list) 2> /dev/null | \(tools.lifeline) check --stdin > /dev/null 2> \(summary)"
         let outcome = try Measure.run("/bin/sh", ["-c", pipeline])
         let text = (try? String(contentsOfFile: summary, encoding: .utf8)) ?? ""
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("replayed ") }),
