@@ -7,8 +7,10 @@ import TraceDecode
 public struct AttributeReader {
     private let attributes: JSONAttributes?
 
-    public init(_ attrs: String?) {
-        attributes = attrs.flatMap(JSONAttributes.init)
+    /// Reads `attrs`; with `names`, only the attributes so named can be read (the text is still
+    /// judged whole: one that is not a JSON object has none).
+    public init(_ attrs: String?, only names: [String]? = nil) {
+        attributes = attrs.flatMap { JSONAttributes($0, keeping: names) }
     }
 
     public func string(_ name: String) -> String? {

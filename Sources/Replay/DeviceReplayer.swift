@@ -8,6 +8,9 @@ public final class DeviceReplayer {
     private let book: RuleBook
     private let state: DeviceState
     private var deviceChecks: [(any Check)?]
+    /// Per blueprint, a launch-scoped check left as made by an ended launch, for the next
+    /// launch to use (see ``Check/isAsMade``).
+    private var spareChecks: [(any Check)?]
     private var live: [String: LaunchState] = [:]
     /// The live launch of each process kind, so a new launch of it supersedes the old one.
     private var liveByProcess: [String: String] = [:]
@@ -33,6 +36,7 @@ public final class DeviceReplayer {
         self.book = book
         state = DeviceState(device: device, budgets: configuration.budgets, severities: configuration.severities)
         deviceChecks = book.blueprints.map { $0.scope == .device ? $0.make(configuration.budgets) : nil }
+        spareChecks = Array(repeating: nil, count: book.blueprints.count)
     }
 
     public var device: String { state.device }
@@ -111,10 +115,22 @@ public final class DeviceReplayer {
             end(previous, .superseded(by: first))
         }
         let launch = LaunchState(first: event, serial: serial, compact: first)
-        launch.checks = book.blueprints.map { $0.scope == .launch ? $0.make(state.budgets) : nil }
+        launch.checks = book.blueprints.indices.map(launchCheck)
         live[event.launch] = launch
         liveByProcess[processKey] = event.launch
         return launch
+    }
+
+    /// A new launch's check of blueprint `index`: the spare, if any, else a new one (nil for
+    /// a device-scoped blueprint).
+    private func launchCheck(_ index: Int) -> (any Check)? {
+        let blueprint = book.blueprints[index]
+        guard blueprint.scope == .launch else { return nil }
+        if let spare = spareChecks[index] {
+            spareChecks[index] = nil
+            return spare
+        }
+        return blueprint.make(state.budgets)
     }
 
     private func end(_ launch: LaunchState, _ ending: LaunchEnding) {
@@ -132,8 +148,11 @@ public final class DeviceReplayer {
             deviceChecks[index]?.launchEnded(ending, context: context)
         }
         // Keep the ended launch, with only the checks that outlive it, to flag events logged
-        // after its end.
-        launch.checks = zip(book.blueprints, launch.checks).map { $0.outlivesLaunch ? $1 : nil }
+        // after its end; keep the others as spares when they are as made.
+        for index in launch.checks.indices where !book.blueprints[index].outlivesLaunch {
+            if let check = launch.checks[index], check.isAsMade { spareChecks[index] = check }
+            launch.checks[index] = nil
+        }
         ended[launch.launch] = launch
         endedOrder.append(launch.launch)
         if endedOrder.count > Self.endedLaunchesKept {

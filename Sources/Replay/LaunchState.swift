@@ -22,20 +22,32 @@ public final class LaunchState {
     public let isExtension: Bool
 
     /// The app's state after the events replayed so far.
-    @exclusivity(unchecked) public var state: AppState = .notRunning
+    public var state: AppState {
+        get { fields.state }
+        set { fields.state = newValue }
+    }
     /// The state before the event being replayed (equal to ``state`` when the event moved nothing).
-    @exclusivity(unchecked) public var stateBefore: AppState = .notRunning
+    public var stateBefore: AppState {
+        get { fields.stateBefore }
+        set { fields.stateBefore = newValue }
+    }
     /// True while ``state`` is a guess: the log of this launch began after its `launch` (the file
     /// started mid-launch) or the launch was a prewarm, and no life-cycle move has confirmed a
     /// state yet. The guess is ``AppState/background``; the next life-cycle event is accepted
     /// whatever it is and sets the state it implies (a `terminate` leaves the flag as it was, so
     /// that the end of the launch knows its state was a guess).
-    @exclusivity(unchecked) public var stateInferred = false
+    public var stateInferred: Bool {
+        get { fields.stateInferred }
+        set { fields.stateInferred = newValue }
+    }
     /// True when the lifecycle check found the event being replayed impossible (an illegal
     /// transition, app code run while suspended, an event after the launch's `terminate`) and
     /// reported it. Checks that judge order pass over such an event, so that one bad event yields
     /// one finding; the replay goes on in the state the event implies.
-    @exclusivity(unchecked) public var lifecycleBreach = false
+    public var lifecycleBreach: Bool {
+        get { fields.lifecycleBreach }
+        set { fields.lifecycleBreach = newValue }
+    }
     /// The `launch` event, when it was logged.
     @exclusivity(unchecked) public var launchEvent: ReplayEvent?
     /// The `terminate` event, once the process has ended.
@@ -73,6 +85,19 @@ public final class LaunchState {
     /// truncated mid-write, a stream that ended mid-line): set before the launch's checks hear
     /// that it ended. See ``Replayer/logWasCutShort(device:launch:)``.
     @exclusivity(unchecked) public internal(set) var logCutShort = false
+
+    /// The fields the lifecycle check reads and sets for every event, behind accessors: a
+    /// check in another module accesses a stored property directly, and checks its exclusivity
+    /// at run time despite `@exclusivity(unchecked)` (4.3 checks an event in the lifecycle
+    /// check's profile); the accessors' own accesses are not checked.
+    private struct LifecycleFields {
+        var state = AppState.notRunning
+        var stateBefore = AppState.notRunning
+        var stateInferred = false
+        var lifecycleBreach = false
+    }
+
+    @exclusivity(unchecked) private var fields = LifecycleFields()
 
     /// One slot per blueprint of the rule book: this launch's instance, or nil.
     @exclusivity(unchecked) var checks: [(any Check)?] = []

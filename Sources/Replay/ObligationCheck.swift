@@ -73,6 +73,9 @@ final class ObligationCheck: Check {
         order.removeAll()
     }
 
+    /// Nothing open, discharged or lapsed: every other field is set from `spec` when made.
+    var isAsMade: Bool { open.isEmpty && discharged.isEmpty && lapsed.isEmpty }
+
     private func key(of event: ReplayEvent) -> OpenKey? {
         switch keyKind {
         case .task: event.task.map(OpenKey.task)

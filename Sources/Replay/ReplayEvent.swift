@@ -83,17 +83,17 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
     private static func details(kind: EventKind, attrs: String?, texts: TextTable) -> Details {
         switch kind {
         case .pushReceive:
-            let attributes = AttributeReader(attrs)
+            let attributes = AttributeReader(attrs, only: ["content_available", "priority", "push_type"])
             return .push(
                 contentAvailable: attributes.bool("content_available"), priority: attributes.int("priority"),
                 pushType: attributes.string("push_type").map(texts.id))
         case .bgtaskSubmit:
-            let attributes = AttributeReader(attrs)
+            let attributes = AttributeReader(attrs, only: ["type", "error"])
             return .submit(type: attributes.string("type").map(texts.id), error: attributes.string("error").map(texts.id))
         case .backgroundTimeRemaining:
-            return .timeRemaining(AttributeReader(attrs).double("value"))
+            return .timeRemaining(AttributeReader(attrs, only: ["value"]).double("value"))
         case .beginBackgroundTask:
-            return .backgroundTask(name: AttributeReader(attrs).string("name").map(texts.id))
+            return .backgroundTask(name: AttributeReader(attrs, only: ["name"]).string("name").map(texts.id))
         case .config:
             return .config(attrs.map(texts.id))
         default:

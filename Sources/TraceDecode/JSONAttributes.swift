@@ -17,10 +17,18 @@ public struct JSONAttributes: Sendable, Hashable {
 
     /// Parses `text`; nil unless it is one JSON object.
     public init?(_ text: String) {
+        self.init(text, keeping: nil)
+    }
+
+    /// Parses `text` as ``init(_:)`` does (nil unless it is one JSON object), keeping only the
+    /// members named in `keys` (nil: all): the others are scanned alike, but no key, string or
+    /// number is made of them. The replay reads two or three attributes of an event, and making
+    /// every member was most of the cost of its `attrs`.
+    public init?(_ text: String, keeping keys: [String]?) {
         var text = text
         let parsed: [(String, Value)]? = text.withUTF8 { bytes in
             var scanner = JSONScanner(UnsafeRawBufferPointer(bytes))
-            return try? Self.members(&scanner)
+            return try? Self.members(&scanner, keeping: keys)
         }
         guard let parsed else { return nil }
         members = parsed
@@ -42,7 +50,9 @@ public struct JSONAttributes: Sendable, Hashable {
         }
     }
 
-    private static func members(_ scanner: inout JSONScanner) throws(ScanError) -> [(String, Value)] {
+    private static func members(
+        _ scanner: inout JSONScanner, keeping keys: [String]?
+    ) throws(ScanError) -> [(String, Value)] {
         var members: [(String, Value)] = []
         try scanner.consume(.openBrace, expected: "'{'")
         if scanner.skip(.closeBrace) {
@@ -51,19 +61,38 @@ public struct JSONAttributes: Sendable, Hashable {
         }
         var buffer: [UInt8] = []
         repeat {
-            let key = string(try scanner.scanKey(), in: scanner, buffer: &buffer)
+            let key = kept(try scanner.scanKey(), in: scanner, keys: keys, buffer: &buffer)
             try scanner.consume(.colon, expected: "':'")
-            members.append((key, try value(&scanner, buffer: &buffer)))
+            let value = try value(&scanner, buffer: &buffer, making: key != nil)
+            if let key { members.append((key, value)) }
         } while try scanner.consume(either: .comma, or: .closeBrace, expected: "',' or '}'") == .comma
         try scanner.finish()
         return members
     }
 
-    private static func value(_ scanner: inout JSONScanner, buffer: inout [UInt8]) throws(ScanError) -> Value {
+    /// The key of `token` when it is one of `keys` (every key when nil). Plain ASCII is compared
+    /// byte for byte, which for ASCII is what `String`'s `==` does; anything else as a `String`.
+    private static func kept(
+        _ token: JSONValue, in scanner: JSONScanner, keys: [String]?, buffer: inout [UInt8]
+    ) -> String? {
+        guard let keys else { return string(token, in: scanner, buffer: &buffer) }
+        let contents = scanner.slice(token.contents)
+        guard case .string(escaped: false) = token.kind, !contents.contains(where: { $0 >= 0x80 }) else {
+            let key = string(token, in: scanner, buffer: &buffer)
+            return keys.contains(key) ? key : nil
+        }
+        return keys.first { $0.utf8.count == contents.count && $0.utf8.elementsEqual(contents) }
+    }
+
+    /// The value at the scanner; with `making` false it is only scanned (and is `.other`).
+    private static func value(
+        _ scanner: inout JSONScanner, buffer: inout [UInt8], making: Bool
+    ) throws(ScanError) -> Value {
         scanner.skipWhitespace()
         guard !scanner.isAtEnd, scanner.current == .openBracket else {
             let token = try scanner.scanValue(depth: 1)
             switch token.kind {
+            case _ where !making: return .other
             case .string: return .string(string(token, in: scanner, buffer: &buffer))
             case .number: return JSONNumber.double(scanner.slice(token.start ..< token.end)).map(Value.number) ?? .other
             case .bool(let value): return .bool(value)
@@ -78,7 +107,7 @@ public struct JSONAttributes: Sendable, Hashable {
             repeat {
                 let element = try scanner.scanValue(depth: 2)
                 if case .string = element.kind {
-                    strings?.append(string(element, in: scanner, buffer: &buffer))
+                    if making { strings?.append(string(element, in: scanner, buffer: &buffer)) }
                 } else {
                     strings = nil
                 }
