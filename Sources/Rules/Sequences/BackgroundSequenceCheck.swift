@@ -51,6 +51,10 @@ final class BackgroundSequenceCheck: Check {
     @exclusivity(unchecked) private var causeSeen = false
     @exclusivity(unchecked) private var step = Step.awaitingDidEnterBackground
     @exclusivity(unchecked) private var didEnterBackgroundBegin: ReplayEvent?
+    /// The sequence was reported at a step that came too early (a `snapshot` or the cause before
+    /// `didEnterBackground`): it goes on to its end, its later steps taken as they come, and
+    /// reports nothing more — one breach, one finding.
+    @exclusivity(unchecked) private var reported = false
 
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
@@ -77,7 +81,7 @@ final class BackgroundSequenceCheck: Check {
             if step == .awaitingSnapshot {
                 end()
             } else {
-                breach(at: event, context: context)
+                breach(at: event, context: context, early: true)
             }
         case .suspend:
             guard way != nil else { return }
@@ -86,7 +90,8 @@ final class BackgroundSequenceCheck: Check {
             guard way != nil, kind == cause else { return }
             switch step {
             case .awaitingDidEnterBackground:
-                breach(at: event, context: context)
+                breach(at: event, context: context, early: true)
+                causeSeen = true
             case .inDidEnterBackground:
                 // A BGTask launch handler runs on the queue given at registration, not necessarily
                 // the main one: the event may come while didEnterBackground is still running.
@@ -107,6 +112,7 @@ final class BackgroundSequenceCheck: Check {
         causeSeen = false
         step = .awaitingDidEnterBackground
         didEnterBackgroundBegin = nil
+        reported = false
     }
 
     private func end() {
@@ -114,6 +120,7 @@ final class BackgroundSequenceCheck: Check {
         way = nil
         start = nil
         didEnterBackgroundBegin = nil
+        reported = false
     }
 
     private func didEnterBackground(_ event: ReplayEvent, launch: LaunchState) {
@@ -138,8 +145,10 @@ final class BackgroundSequenceCheck: Check {
             : (cause == nil || causeSeen) ? .awaitingSnapshot : .awaitingCause
     }
 
-    private func breach(at event: ReplayEvent, context: ReplayContext) {
-        guard let way, let start else { return }
+    /// Reports the sequence broken at `event`: a step that came `early` keeps the sequence going
+    /// (see ``reported``); any other breach ends it.
+    private func breach(at event: ReplayEvent, context: ReplayContext, early: Bool = false) {
+        guard let way, let start, !reported else { return end() }
         let rule: Rule = switch way {
         case .launch: .backgroundLaunchSequence
         case .resume: .backgroundResumeSequence
@@ -149,7 +158,7 @@ final class BackgroundSequenceCheck: Check {
         if let didEnterBackgroundBegin, didEnterBackgroundBegin != start { events.append(didEnterBackgroundBegin) }
         events.append(event)
         let message = message(context.resolved(event), way: way, start: start)
-        end()
+        if early { reported = true } else { end() }
         context.report(rule, at: event, events: events, message: message)
     }
 

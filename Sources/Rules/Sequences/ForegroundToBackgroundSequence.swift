@@ -21,7 +21,8 @@ extension Rule {
             after didEnterBackground (a bounce) and terminate (cut short — the user swiping the app away goes \
             willResignActive → willTerminate → terminate). A snapshot before didEnterBackground began or returned, \
             or a suspend before the snapshot, breaks the sequence. didEnterBackground from active without \
-            willResignActive is illegal-transition's, not this rule's. One finding per sequence.
+            willResignActive is illegal-transition's, not this rule's. One finding per sequence: a snapshot that \
+            came too early is still the snapshot, so the suspend after it is not reported as coming before one.
             """,
         passing: [
             Example("""
@@ -58,6 +59,7 @@ extension Rule {
                 ↓{"ts":60.1,"seq":3,"event":"snapshot"}
                 {"ts":60.2,"seq":4,"event":"didEnterBackground","phase":"begin"}
                 {"ts":60.3,"seq":5,"event":"didEnterBackground","phase":"end"}
+                {"ts":61,"seq":6,"event":"suspend"}
                 """),
             Example("""
                 \(ExampleTraces.leavingForeground)
