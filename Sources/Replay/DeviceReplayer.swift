@@ -57,11 +57,11 @@ public final class DeviceReplayer {
         // access and retain the array for every call.
         let launchChecks = launch.checks
         for index in isExtension ? book.appExtension.launch[ordinal] : book.app.launch[ordinal] {
-            launchChecks[index]?.receive(event, kind: kind, context: context)
+            launchChecks[index]?.receive(event, kind: kind, context: context.calling(blueprint: index, of: book))
         }
         let deviceChecks = deviceChecks
         for index in isExtension ? book.appExtension.device[ordinal] : book.app.device[ordinal] {
-            deviceChecks[index]?.receive(event, kind: kind, context: context)
+            deviceChecks[index]?.receive(event, kind: kind, context: context.calling(blueprint: index, of: book))
         }
         launch.lastEvent = event
         if kind == .terminate, launch.terminated == nil || launch.terminated == launch.lastEvent {
@@ -142,10 +142,10 @@ public final class DeviceReplayer {
         let context = ReplayContext(device: state, launch: launch)
         let dispatch = launch.isExtension ? book.appExtension : book.app
         for index in dispatch.launchBlueprints {
-            launch.checks[index]?.launchEnded(ending, context: context)
+            launch.checks[index]?.launchEnded(ending, context: context.calling(blueprint: index, of: book))
         }
         for index in dispatch.deviceBlueprints {
-            deviceChecks[index]?.launchEnded(ending, context: context)
+            deviceChecks[index]?.launchEnded(ending, context: context.calling(blueprint: index, of: book))
         }
         // Keep the ended launch, with only the checks that outlive it, to flag events logged
         // after its end; keep the others as spares when they are as made.

@@ -5,6 +5,29 @@ import TraceModel
 public struct ReplayContext {
     public let device: DeviceState
     public let launch: LaunchState
+    #if DEBUG
+    /// The rules the check being called declares; nil outside a check's call.
+    private var declaredRules: Set<String>?
+    #endif
+
+    init(device: DeviceState, launch: LaunchState) {
+        self.device = device
+        self.launch = launch
+    }
+
+    /// This context for a call of the check of `blueprint`: in debug builds, reporting a rule that
+    /// blueprint does not declare stops at an assertion, so no rule can be reported unlisted (and
+    /// so missing from the catalogue, its docs and its tests). Release builds pay nothing.
+    @inline(__always)
+    func calling(blueprint: Int, of book: RuleBook) -> ReplayContext {
+        #if DEBUG
+        var context = self
+        context.declaredRules = book.declaredRuleIDs[blueprint]
+        return context
+        #else
+        return self
+        #endif
+    }
 
     public var budgets: Budgets { device.budgets }
 
@@ -35,6 +58,9 @@ public struct ReplayContext {
         _ rule: Rule, at event: ReplayEvent, events: [ReplayEvent], message: String, budget: BudgetName? = nil,
         budgetSeconds: Double? = nil, measured: Double? = nil, unit: String? = nil, explainedBy: Finding? = nil
     ) -> Finding {
+        #if DEBUG
+        assert(declaredRules?.contains(rule.id) ?? true, "a check reported \(rule.id), which its blueprint does not declare")
+        #endif
         let finding = Finding(
             rule: rule.id, category: rule.category, severity: device.severity(of: rule),
             device: device.device, launch: launch.launch, ts: event.ts,

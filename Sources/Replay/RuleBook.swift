@@ -21,6 +21,9 @@ public struct RuleBook: Sendable {
 
     let app: Dispatch
     let appExtension: Dispatch
+    /// For each blueprint, the ids of the rules it declares: a check that reports another rule
+    /// is wired wrong (checked in debug builds, see ``ReplayContext/calling(blueprint:of:)``).
+    let declaredRuleIDs: [Set<String>]
 
     /// Checks run in the order given; the lifecycle check must come first so that the others
     /// see the state after the event, and a termination check last, so that it sees every
@@ -40,5 +43,6 @@ public struct RuleBook: Sendable {
         }
         app = dispatch(extensions: false)
         appExtension = dispatch(extensions: true)
+        declaredRuleIDs = blueprints.map { Set($0.rules.map(\.id)) }
     }
 }
