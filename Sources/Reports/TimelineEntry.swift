@@ -1,3 +1,4 @@
+import Replay
 import TraceModel
 
 /// One line of a device's timeline: an event, the app's state after it, and the findings that
@@ -47,7 +48,7 @@ public struct TimelineText {
         // Signed either way, so a clock that ran backwards reads "-3599.900s", not "+-3599.900s".
         let since = (offset < 0 ? "-" : "+") + TextReport.format(abs(offset), digits: 3) + "s"
         let details = [
-            event.phase, event.reason, event.cause, event.identifier, event.task.map { "task \($0)" },
+            Self.scene(of: event), event.phase, event.reason, event.cause, event.identifier, event.task.map { "task \($0)" },
             event.call.map { "call \($0)" }, event.success.map { $0 ? "success" : "failure" }, event.result,
         ].compactMap { $0 }.joined(separator: " ")
         let seq = event.seq.map { "#\($0)" } ?? "-"
@@ -58,6 +59,12 @@ public struct TimelineText {
             lines.append("      ▲ \(finding.rule) (\(finding.severity.rawValue)): \(finding.message)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// "scene S1" for a scene's event (trace format v1.1 keeps the scene id in `attrs`).
+    private static func scene(of event: Event) -> String? {
+        guard let attrs = event.attrs, attrs.contains("\"scene\"") else { return nil }
+        return AttributeReader(attrs).string("scene").map { "scene \($0)" }
     }
 }
 

@@ -46,7 +46,7 @@ import Testing
         let device = try #require(devices.stdout.split(separator: "\n").dropFirst().first.map(String.init))
         let timeline = try CLI.run(["timeline", device, "--db", database])
         #expect(timeline.status == 0)
-        #expect(timeline.stdout.contains("scene."), "the timeline shows the scene events")
+        #expect(timeline.stdout.contains("scene.didBecomeActive  scene S"), "the timeline shows the scene events and ids")
         #expect(try CLI.run(["generate", "--output", corpus, "--trace-format", "v2"]).status == 64)
     }
 }
