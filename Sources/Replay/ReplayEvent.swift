@@ -51,6 +51,8 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         case backgroundTask(name: TextID?)
         /// `config`: the whole `attrs` text (one per launch), for ``ReplayContext/configuration(_:)``.
         case config(TextID?)
+        /// `bgtask.launch` or `bgtask.expire` forced from the debugger (`simulated: true`).
+        case simulated
     }
 
     /// The compact form of `event`, of the launch numbered `launch`, its texts numbered in `texts`.
@@ -75,6 +77,10 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         switch kind {
         case .pushReceive, .bgtaskSubmit, .backgroundTimeRemaining, .beginBackgroundTask, .config:
             details = Self.details(kind: kind, attrs: event.attrs, texts: texts)
+        case .bgtaskLaunch, .bgtaskExpire:
+            // Most runs carry no attributes: look for the flag only where its name appears.
+            let simulated = event.attrs.map { $0.contains("\"simulated\"") && AttributeReader($0, only: ["simulated"]).bool("simulated") == true }
+            details = simulated == true ? .simulated : .none
         default:
             details = .none
         }
@@ -100,6 +106,9 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
             return .none
         }
     }
+
+    /// True for a `bgtask.launch` or `bgtask.expire` forced from the debugger.
+    public var isSimulated: Bool { details == .simulated }
 
     /// The `value` of a `backgroundTimeRemaining` reading, in seconds.
     public var backgroundTimeRemaining: Double? {

@@ -6,7 +6,8 @@ import Replay
 /// termination by the findings the terminate itself caused).
 public enum RuleCatalog {
     public static let standard = RuleBook(
-        LifecycleRules.blueprints + WorkRules.blueprints + [OpenWorkCheck.blueprint, TerminationRules.blueprint])
+        LifecycleRules.blueprints + WorkRules.blueprints
+            + [SimulatedLaunchCheck.blueprint, OpenWorkCheck.blueprint, TerminationRules.blueprint])
 
     /// Every rule, in catalog order.
     public static var rules: [Rule] { standard.rules }
