@@ -62,11 +62,12 @@ public struct SequenceOrderer {
         guard let seq = event.seq else { return emit(event) }
         let key = Key(device: event.device, launch: event.launch)
         pushed += 1
+        let process = ProcessKey(device: event.device, process: event.process ?? "app")
         if key != lastKey {
             lastKey = key
-            releaseEarlierLaunch(of: ProcessKey(device: event.device, process: event.process ?? "app"), before: key, emit: emit)
+            releaseEarlierLaunch(of: process, before: key, emit: emit)
         }
-        var pending = launches[key] ?? Pending(next: 0, process: ProcessKey(device: event.device, process: event.process ?? "app"))
+        var pending = launches[key] ?? Pending(next: 0, process: process)
         pending.touched = pushed
         if seq < pending.next {
             emit(event)  // later than its place, and its place has passed: keep it, late

@@ -28,7 +28,7 @@ public final class FindingLog {
     /// A log of the findings of an array, held in memory.
     public convenience init(_ findings: [Finding]) {
         self.init(memoryLimit: max(1, findings.count))
-        for finding in findings { held.append(finding) }
+        held = findings
         count = findings.count
         for finding in findings { tally.add(finding) }
     }
