@@ -149,7 +149,9 @@ public final class LineReader {
         var position = 0
         while position < input.count {
             if resyncing, let decompressor {
-                guard let found = finder.find(in: input, from: position) else { return true }
+                let found = finder.find(in: input, from: position)
+                noteSkippedText(UnsafeRawBufferPointer(rebasing: input[position ..< (found?.index ?? input.count)]))
+                guard let found else { return true }
                 resyncing = false
                 decompressor.reset()
                 position = found.index
@@ -214,20 +216,20 @@ public final class LineReader {
     /// input is `final`) to be judged with the next chunk. `startsLine`: `text` begins a line.
     static func textBeforeFrame(in text: UnsafeRawBufferPointer, startsLine: Bool, final: Bool) -> (Int, Bool) {
         guard let base = text.baseAddress else { return (0, false) }
-        var lineStart = startsLine ? 0 : -1
-        while true {
-            if lineStart < 0 {
-                guard let newline = memchr(base, 0x0A, text.count) else { return (text.count, false) }
-                lineStart = base.distance(to: UnsafeRawPointer(newline)) + 1
-            }
-            let head = UnsafeRawBufferPointer(rebasing: text[lineStart ..< min(lineStart + FrameMagic.length, text.count)])
-            let mayBeFrame = FrameMagic.zstd(head) || FrameMagic.gzip(head)
-            if mayBeFrame, head.count == FrameMagic.length { return (lineStart, true) }
-            if mayBeFrame, !final { return (lineStart, false) }
-            if lineStart >= text.count { return (text.count, false) }
-            guard let newline = memchr(base + lineStart, 0x0A, text.count - lineStart) else { return (text.count, false) }
-            lineStart = base.distance(to: UnsafeRawPointer(newline)) + 1
+        /// Where the line after the newline found at or after `from` starts.
+        func lineAfterNewline(from: Int) -> Int? {
+            memchr(base + from, 0x0A, text.count - from).map { base.distance(to: UnsafeRawPointer($0)) + 1 }
         }
+        var lineStart = startsLine ? 0 : lineAfterNewline(from: 0)
+        while let start = lineStart, start < text.count {
+            let head = UnsafeRawBufferPointer(rebasing: text[start ..< min(start + FrameMagic.length, text.count)])
+            if FrameMagic.zstd(head) || FrameMagic.gzip(head) {
+                if head.count == FrameMagic.length { return (start, true) }
+                if !final { return (start, false) }
+            }
+            lineStart = lineAfterNewline(from: start)
+        }
+        return (text.count, false)
     }
 
     /// Picks the decompressor for the frame whose first bytes are `head`: zstd or gzip by their
@@ -279,6 +281,23 @@ public final class LineReader {
 
     private func endDamage(at offset: Int) {
         if let last = damage.indices.last { damage[last].to = offset }
+    }
+
+    /// Bytes skipped while looking for the next frame that hold the start of a JSON line
+    /// (`\n{`): plain text may have followed the damaged frame (files concatenated), and its
+    /// lines went with the damage, so the count of lost lines is only a lower bound. (Inside
+    /// compressed bytes the pair is rare, and taking one for text only understates certainty.)
+    private func noteSkippedText(_ bytes: UnsafeRawBufferPointer) {
+        guard let last = damage.indices.last, damage[last].exact, let base = bytes.baseAddress, bytes.count > 1 else { return }
+        var from = 0
+        while let newline = memchr(base + from, 0x0A, bytes.count - from - 1) {
+            let index = base.distance(to: UnsafeRawPointer(newline))
+            if bytes[index + 1] == UInt8(ascii: "{") {
+                damage[last].exact = false
+                return
+            }
+            from = index + 1
+        }
     }
 
     /// At the end of the input: closes damage still being skipped, or delivers the complete
