@@ -86,4 +86,47 @@ import Testing
         #expect(result.stdout.contains("cannot list the directory: Permission denied"))
         #expect(result.stdout.contains("1 failed"))
     }
+
+    /// The worst of what this round added reads: a stream mixing a zstd frame, a gzip member
+    /// with a flipped byte and plain text, through a FIFO, whose lines carry a scene id with a
+    /// NUL, a 200 kB scene id, a scene that is a number, `simulated` as a string, an infinite
+    /// number and null, and `debugger` as a string. Nothing traps: the damage is reported (exit
+    /// 1) with a lower bound of lines lost, the good lines are replayed, only `simulated: true`
+    /// counts, and the timeline shows the scene with its NUL.
+    @Test func hostileV11ValuesInAMixedStreamThroughAFIFO() throws {
+        let directory = try CLI.temporaryDirectory()
+        let long = String(repeating: "S", count: 200_000)
+        let lines = [
+            #"{"ts":"2026-11-21T08:00:00Z","device":"H","launch":"L","seq":0,"event":"launch","reason":"user"}"#,
+            #"{"ts":"2026-11-21T08:00:00.1Z","device":"H","launch":"L","seq":1,"event":"config","debugger":"yes","build":"\u0000"}"#,
+            #"{"ts":"2026-11-21T08:00:01Z","device":"H","launch":"L","seq":2,"event":"scene.willConnect","scene":"a\u0000b"}"#,
+            #"{"ts":"2026-11-21T08:00:02Z","device":"H","launch":"L","seq":3,"event":"scene.willConnect","scene":""# + long + #""}"#,
+            #"{"ts":"2026-11-21T08:00:03Z","device":"H","launch":"L","seq":4,"event":"scene.willConnect","scene":1e999}"#,
+            #"{"ts":"2026-11-21T08:00:04Z","device":"H","launch":"L","seq":5,"event":"bgtask.launch","identifier":"r","task":1,"simulated":"true"}"#,
+            #"{"ts":"2026-11-21T08:00:05Z","device":"H","launch":"L","seq":6,"event":"bgtask.expire","task":1,"simulated":1e999}"#,
+            #"{"ts":"2026-11-21T08:00:06Z","device":"H","launch":"L","seq":7,"event":"bgtask.expire","task":1,"simulated":null}"#,
+        ]
+        try (lines[0 ..< 4].joined(separator: "\n") + "\n").write(
+            to: directory.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
+        try (lines[4...].joined(separator: "\n") + "\n").write(
+            to: directory.appendingPathComponent("c.jsonl"), atomically: true, encoding: .utf8)
+        let result = try bash("""
+            zstd -q -c a.jsonl > a.zst && printf '{"x":1}\\n' | gzip -c > b.gz \
+            && printf '\\x55' | dd of=b.gz bs=1 seek=12 conv=notrunc status=none \
+            && mkfifo pipe && (cat a.zst b.gz c.jsonl > pipe &) \
+            && "$LIFELINE" check --stdin --format jsonl < pipe
+            """, in: directory)
+        #expect(result.status == 1, "damage is bad input: \(result.stderr)")
+        #expect(result.stderr.contains("gzip member starting at byte"), "\(result.stderr)")
+        // The plain text after the damaged member is lost with it (reading resumes at a frame),
+        // so the count of lost lines is a lower bound.
+        #expect(result.stderr.contains("replayed 4 events of 1 device"), "\(result.stderr)")
+        #expect(result.stderr.contains("at least 1 lost line"), "\(result.stderr)")
+        #expect(!result.stdout.contains("simulated-launch"), "only simulated: true counts: \(result.stdout)")
+        let stored = try bash("""
+            (cat a.zst b.gz c.jsonl > pipe &) && "$LIFELINE" ingest --quiet --db h.db pipe; \
+            "$LIFELINE" timeline H --db h.db
+            """, in: directory)
+        #expect(stored.stdout.contains("scene.willConnect  scene a\u{0}b"), "\(stored.stdout)")
+    }
 }
