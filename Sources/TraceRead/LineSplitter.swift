@@ -65,7 +65,7 @@ final class LineSplitter {
             let count = withoutCR(carry, carryCount)
             _ = try deliver(carry, count, count, .complete, body)
         }
-        forgetPartialLine()
+        _ = forgetPartialLine()
     }
 
     /// Forgets the unterminated line held, if any, because the stream was damaged or cut
