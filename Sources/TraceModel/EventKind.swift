@@ -1,4 +1,4 @@
-/// The event names of trace format v1, as a closed set the replay can switch over quickly.
+/// The event names of trace format v1.1, as a closed set the replay can switch over quickly.
 /// Names it does not know map to ``other`` and are passed over by every rule. An ``Event`` keeps
 /// its kind rather than its name's text (see ``Event/name``).
 public enum EventKind: String, Sendable, CaseIterable, Hashable, BitwiseCopyable {
@@ -28,6 +28,19 @@ public enum EventKind: String, Sendable, CaseIterable, Hashable, BitwiseCopyable
     case nseContentHandler = "nse.contentHandler"
     case locationUpdate = "location.update"
     case power, refreshStatus, network
+    // v1.1
+    case sceneWillConnect = "scene.willConnect"
+    case sceneWillEnterForeground = "scene.willEnterForeground"
+    case sceneDidBecomeActive = "scene.didBecomeActive"
+    case sceneWillResignActive = "scene.willResignActive"
+    case sceneDidEnterBackground = "scene.didEnterBackground"
+    case sceneDidDisconnect = "scene.didDisconnect"
+    case resourceAcquire = "resource.acquire"
+    case resourceRelease = "resource.release"
+    case urlsessionTaskCreate = "urlsession.task.create"
+    case urlsessionWillBeginDelayedRequest = "urlsession.willBeginDelayedRequest"
+    case urlsessionDelayedRequestComplete = "urlsession.delayedRequest.complete"
+    case urlsessionTaskComplete = "urlsession.task.complete"
     /// Any event name this version does not know.
     case other
 
