@@ -102,12 +102,12 @@ public final class LaunchState {
     /// One slot per blueprint of the rule book: this launch's instance, or nil.
     @exclusivity(unchecked) var checks: [(any Check)?] = []
 
-    /// The state of the launch that `event` begins; `first` is its compact form.
-    init(first event: borrowing Event, serial: UInt32, compact first: ReplayEvent) {
-        launch = event.launch
+    /// The state of the launch `header` names, numbered `serial`, which `first` begins.
+    init(_ header: LaunchHeader, serial: UInt32, first: ReplayEvent) {
+        launch = header.launch
         self.serial = serial
-        process = event.process
-        isExtension = event.isExtension
+        process = header.process
+        isExtension = header.process?.hasPrefix("extension:") ?? false
         firstEvent = first
         lastEvent = first
     }

@@ -12,12 +12,21 @@ public protocol OpenSet: Hashable, Sendable, BitwiseCopyable {
 
 extension OpenSet {
     /// The value of `text`: a listed case, or `.other` with the text numbered in `texts`.
-    init(_ text: String, texts: TextTable) {
+    init(_ text: String, texts: inout some TextNumbering) {
         for (listedText, value) in Self.listed where listedText == text {
             self = value
             return
         }
         self = .other(texts.id(text))
+    }
+
+    /// The value of the text whose UTF-8 bytes these are.
+    init(utf8 bytes: UnsafeRawBufferPointer, texts: inout TextTableFeed) {
+        for (listedText, value) in Self.listed where listedText.utf8.elementsEqual(bytes) {
+            self = value
+            return
+        }
+        self = .other(texts.id(utf8: bytes))
     }
 
     /// The value as it was written.
