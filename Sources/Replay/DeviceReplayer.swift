@@ -66,6 +66,8 @@ public final class DeviceReplayer {
     private func replay(_ event: ReplayEvent, in launch: LaunchState, emit: (Finding) -> Void) {
         let kind = event.kind
         let ordinal = kind.ordinal
+        // The life cycle moves first: every check reads the state after the event.
+        launch.apply(event, kind: kind, texts: state.texts)
         let context = ReplayContext(device: state, launch: launch)
         // Indexing the tables in place: copying a `Dispatch` per event would retain its arrays.
         let isExtension = launch.isExtension
@@ -172,6 +174,7 @@ public final class DeviceReplayer {
         if liveByProcess[processKey] == launch.launch { liveByProcess[processKey] = nil }
         if case .endOfLog = ending, deviceCut { launch.logCutShort = true }
         if cutLaunches.remove(launch.launch) != nil { launch.logCutShort = true }
+        launch.ended()
         let context = ReplayContext(device: state, launch: launch)
         let dispatch = launch.isExtension ? book.appExtension : book.app
         for index in dispatch.launchBlueprints {

@@ -53,6 +53,8 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         case config(TextID?)
         /// `bgtask.launch` or `bgtask.expire` forced from the debugger (`simulated: true`).
         case simulated
+        /// A scene event, or a `snapshot`: the `scene` id (v1.1).
+        case scene(TextID?)
     }
 
     /// The compact form of `event`, of the launch numbered `launch`, its texts numbered in `texts`.
@@ -120,6 +122,11 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
             return .backgroundTask(name: AttributeReader(attrs(), only: ["name"]).string("name").map { texts.id($0) })
         case .config:
             return .config(attrs().map { texts.id($0) })
+        case .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive, .sceneWillResignActive,
+             .sceneDidEnterBackground, .sceneDidDisconnect, .snapshot:
+            guard let attrs = attrs() else { return kind == .snapshot ? .none : .scene(nil) }
+            let scene = AttributeReader(attrs, only: ["scene"]).string("scene").map { texts.id($0) }
+            return kind == .snapshot && scene == nil ? .none : .scene(scene)
         case .bgtaskLaunch, .bgtaskExpire:
             // Most runs carry no attributes: look for the flag only where its name appears.
             guard let attrs = attrs(), attrs.contains("\"simulated\""),
@@ -133,6 +140,12 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
 
     /// True for a `bgtask.launch` or `bgtask.expire` forced from the debugger.
     public var isSimulated: Bool { details == .simulated }
+
+    /// The `scene` of a scene event or a `snapshot` (nil when it names none).
+    public var scene: TextID? {
+        guard case .scene(let scene) = details else { return nil }
+        return scene
+    }
 
     /// The `value` of a `backgroundTimeRemaining` reading, in seconds.
     public var backgroundTimeRemaining: Double? {

@@ -22,6 +22,8 @@ public struct ResolvedEvent {
     public var cause: String? { event.cause?.text(in: texts) }
     public var identifier: String? { event.identifier.map { texts[$0] } }
     public var call: String? { event.call.map { texts[$0] } }
+    /// The `scene` of a scene event or a `snapshot`.
+    public var scene: String? { event.scene.map { texts[$0] } }
 
     /// The `name` attribute of a `beginBackgroundTask`.
     public var backgroundTaskName: String? {

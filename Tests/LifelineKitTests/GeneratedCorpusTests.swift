@@ -51,4 +51,34 @@ import TraceSynth
         let unexpected = findings.filter { !expected.contains($0.rule) }
         #expect(unexpected.isEmpty, "\(unexpected.prefix(5).map { "\($0.rule): \($0.message)" })")
     }
+
+    /// The same on trace format v1.1: scene-based apps, resources, URLSession scheduling,
+    /// context readings and debug runs.
+    static func v1_1(devices: Int, days: Int, seed: UInt64, breachRate: Double = 0) -> CorpusSpec {
+        var spec = CorpusSpec(devices: devices, days: days, seed: seed, breachRate: breachRate)
+        spec.features = .v1_1
+        return spec
+    }
+
+    @Test func aCleanV11CorpusHasNoFindings() throws {
+        let (findings, breaches, events) = try Self.replay(Self.v1_1(devices: 12, days: 3, seed: 99))
+        #expect(events > 5_000)
+        #expect(breaches.isEmpty)
+        #expect(findings.isEmpty, "\(findings.prefix(5).map { "\($0.rule): \($0.message)" })")
+    }
+
+    @Test func everyInjectedV11BreachIsFoundAndNothingElse() throws {
+        let (findings, breaches, _) = try Self.replay(Self.v1_1(devices: 16, days: 3, seed: 7, breachRate: 0.25))
+        let kinds = Set(breaches.map(\.rule))
+        #expect(kinds.contains("scene-illegal-transition"))
+        // Every breach of a rule the catalogue has.
+        let catalogue = Set(RuleCatalog.rules.map(\.id))
+        for breach in breaches where catalogue.contains(breach.rule) {
+            let found = findings.contains { $0.device == breach.device && $0.launch == breach.launch && $0.rule == breach.rule }
+            #expect(found, "injected \(breach.rule) in launch \(breach.launch) was not found")
+        }
+        let expected = Set(breaches.flatMap { [$0.rule] + $0.companions })
+        let unexpected = findings.filter { !expected.contains($0.rule) }
+        #expect(unexpected.isEmpty, "\(unexpected.prefix(5).map { "\($0.rule): \($0.message)" })")
+    }
 }
