@@ -14,10 +14,14 @@ extension Rule {
             """,
         notes: """
             Explanations are findings of rules marked explainsTermination (background-task-not-ended, \
-            background-task-expired, bgtask-not-completed, bgtask-expired, the overruns) of the same launch, in the \
-            stretch the kill ended: the current background period for a kill in the background, the time since the \
-            suspension for a kill while suspended; an app that survived a finding to a later period was not killed \
-            for it. The latest such finding is named (explainedBy). A terminate with reason user (swiped away) or \
+            background-task-expired, bgtask-not-completed, bgtask-expired, the overruns, \
+            shared-resource-held-at-suspension) of the same launch, in the stretch the kill ended: the current \
+            background period for a kill in the background, the time since the suspension for a kill while \
+            suspended; an app that survived a finding to a later period was not killed for it (a resource still \
+            held since an earlier suspension is still the cause). The latest such finding is named (explainedBy). \
+            A terminate with reason resource (the kill of an app that held a shared resource when it would have \
+            been suspended) is explained only by shared-resource-held-at-suspension, and the sentence names each \
+            resource held, its kind and since when; with no resource held in the log it is termination-unexplained. A terminate with reason user (swiped away) or \
             quiet (a suspended app reclaimed) needs no explanation and is not reported, nor is a terminate in the \
             foreground (a crash on screen is no background kill), nor one whose state is only inferred (the log \
             began mid-launch). A launch that ends without a terminate because a new launch of the app began is \
@@ -48,6 +52,13 @@ extension Rule {
             Example("""
                 \(ExampleTraces.leavingForeground)
                 ↓{"ts":68,"seq":4,"event":"terminate","reason":"watchdog"}
+                """),
+            Example("""
+                \(ExampleTraces.backgroundLaunch(cause: "location"))
+                {"ts":0.3,"seq":3,"event":"location.update"}
+                {"ts":0.4,"seq":4,"event":"resource.acquire","resource":"group.com.example/tracks.sqlite","kind":"database"}
+                {"ts":2,"seq":5,"event":"snapshot"}
+                ↓{"ts":2.5,"seq":6,"event":"terminate","reason":"resource"}
                 """),
             Example("""
                 {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}

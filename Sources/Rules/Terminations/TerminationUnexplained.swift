@@ -15,7 +15,9 @@ extension Rule {
             with no explaining finding in the stretch it ended (see termination-explained). Not reported for a \
             terminate in the foreground (a crash on screen is not a background kill: the crash report explains it), \
             for a state only inferred from a log that began mid-launch, or for a launch that ended without a \
-            terminate (no reason is known). A crash in the background is reported: the log does not say why.
+            terminate (no reason is known). A crash in the background is reported: the log does not say why. \
+            A terminate with reason resource is reported unless the log shows a shared resource held \
+            (shared-resource-held-at-suspension), whatever else was found.
             """,
         passing: [
             Example("""
@@ -35,6 +37,15 @@ extension Rule {
             Example("""
                 \(ExampleTraces.inBackground)
                 ↓{"ts":60.9,"seq":6,"event":"terminate","reason":"memory"}
+                """),
+            // Killed for a shared resource, yet the log shows every one released.
+            Example("""
+                \(ExampleTraces.backgroundLaunch(cause: "location"))
+                {"ts":0.3,"seq":3,"event":"location.update"}
+                {"ts":0.4,"seq":4,"event":"resource.acquire","resource":"group.com.example/tracks.sqlite","kind":"database"}
+                {"ts":1,"seq":5,"event":"resource.release","resource":"group.com.example/tracks.sqlite"}
+                {"ts":2,"seq":6,"event":"snapshot"}
+                ↓{"ts":2.5,"seq":7,"event":"terminate","reason":"resource"}
                 """),
             Example("""
                 \(ExampleTraces.leavingForeground)
