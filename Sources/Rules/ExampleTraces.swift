@@ -189,6 +189,28 @@ enum ExampleTraces {
         {"ts":3.5,"seq":15,"event":"suspend"}
         """
 
+    /// ``systemLaunch(_:legacy:)`` for URL session events of `com.example.download` (call 1, at `ts`
+    /// 1), among them the start of task 7, created earlier with an earliest begin date: the system
+    /// hands its delayed request to the app at 1.1 as call 2 (`seq` 0–12).
+    static let delayedRequestDelivered = """
+        \(systemLaunch("urlsession"))
+        {"ts":1,"seq":11,"event":"urlsession.handleEvents","identifier":"com.example.download","call":1}
+        {"ts":1.1,"seq":12,"event":"urlsession.willBeginDelayedRequest","identifier":"com.example.download","task":7,"call":2}
+        """
+
+    /// ``delayedRequestDelivered``, answered at `ts` 1.3 (continue loading); the task finishes at 2.5,
+    /// the session's events end at 3 and their handler is called, then snapshot and suspend
+    /// (`seq` 0–18).
+    static let delayedRequestCompleted = """
+        \(delayedRequestDelivered)
+        {"ts":1.3,"seq":13,"event":"urlsession.delayedRequest.complete","call":2,"disposition":"continueLoading"}
+        {"ts":2.5,"seq":14,"event":"urlsession.task.complete","identifier":"com.example.download","task":7}
+        {"ts":3,"seq":15,"event":"urlsession.didFinishEvents","identifier":"com.example.download"}
+        {"ts":3.05,"seq":16,"event":"urlsession.complete","call":1}
+        {"ts":3.2,"seq":17,"event":"snapshot"}
+        {"ts":3.5,"seq":18,"event":"suspend"}
+        """
+
     private static let config = """
         {"ts":0.01,"seq":1,"event":"config","permitted_identifiers":["com.example.refresh","com.example.digest","com.example.cleanup"],"background_modes":["fetch","processing","remote-notification"]}
         """
