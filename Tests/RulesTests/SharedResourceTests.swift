@@ -45,7 +45,7 @@ import TraceModel
         #expect(held.message.contains("applicationDidEnterBackground"))
         let explained = try #require(findings.last)
         #expect(explained.explainedBy == FindingRef(rule: held.rule, ts: held.ts))
-        #expect(explained.message.contains("database \"\(Self.store)\" held since \(Timestamp(seconds: 60.4))"))
+        #expect(explained.message.contains("database \"\(Self.store)\" held since \(Timestamp(seconds: 60.4)) (3.6 s when the app was killed)"))
     }
 
     /// Killed in the background holding two resources (and a listener): a finding for each
@@ -89,7 +89,7 @@ import TraceModel
         let explained = try #require(findings.last)
         #expect(explained.explainedBy == FindingRef(rule: "shared-resource-held-at-suspension", ts: Timestamp(seconds: 61)))
         #expect(explained.message.contains("held since \(Timestamp(seconds: 60.4))"))
-        #expect(explained.message.contains("by \(Timestamp(seconds: 302))"))
+        #expect(explained.message.contains("(241.6 s when the app was killed)"))
     }
 
     /// Released and acquired again, it is a new hold: reported again at the next suspension.

@@ -104,7 +104,10 @@ private struct ResourceText {
     private var held: String { "acquired at \(acquired.ts), \(SecondsText.seconds(seconds)) before" }
 
     /// For the sentence of a kill this hold explains.
-    var detail: String { "\(what) held since \(acquired.ts), \(SecondsText.seconds(seconds)) by \(at.ts)" }
+    var detail: String {
+        "\(what) held since \(acquired.ts) (\(SecondsText.seconds(seconds)) when the app was "
+            + (at.kind == .suspend ? "suspended)" : "killed)")
+    }
 
     /// What to do with it, as an imperative.
     private var release: String {
@@ -117,8 +120,8 @@ private struct ResourceText {
     }
 
     private var when: String {
-        "before the app can be suspended: in applicationDidEnterBackground(_:), or when the work that "
-            + "beginBackgroundTask(withName:expirationHandler:) protects ends, before ending the task."
+        "before the app can be suspended: in applicationDidEnterBackground(_:), or, for work protected by "
+            + "beginBackgroundTask(withName:expirationHandler:), as soon as the work ends and before ending the task."
     }
 
     var suspensionMessage: String {
