@@ -5,7 +5,7 @@ extension Rule {
         id: "termination-explained",
         category: .advisory, severity: .warning,
         summary: "A background kill is matched to the finding that caused it: work held too long, a task never "
-            + "ended or completed, a didEnterBackground that did not return.",
+            + "ended or completed, a didEnterBackground that did not return, a shared resource held at suspension.",
         source: """
             Apple, 'Extending your app's background execution time' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/extending_your_app_s_background_execution_time): "If you don't end your tasks in a timely \
             manner, the system terminates your app." Apple, 'Choosing Background Strategies for Your App' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "Complete your work within this time period and call \
