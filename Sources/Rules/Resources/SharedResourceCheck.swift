@@ -21,25 +21,29 @@ final class SharedResourceCheck: Check {
         var acquired: ReplayEvent
         /// The order of acquisition, so that findings come in that order.
         var number: Int
-        /// The finding that reported it, once reported.
-        var reported: Finding?
 
         var isListener: Bool { acquired.resourceKind?.isListener ?? false }
     }
 
-    /// The resources held, by id. Few at a time: an app holds a handful.
-    private var held: [TextID: Hold] = [:]
+    /// The holds not reported yet, by resource id: all a suspension has to look at.
+    private var unreported: [TextID: Hold] = [:]
+    /// The holds reported and not released since, with their findings: a resource kill is
+    /// explained by them.
+    private var reported: [TextID: (hold: Hold, finding: Finding)] = [:]
     private var acquisitions = 0
 
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         if kind == .resourceAcquire {
             // A resource with no id cannot be paired with its release: it is passed over.
-            guard let id = event.resource, held[id].map({ $0.reported != nil }) ?? true else { return }
+            guard let id = event.resource, unreported[id] == nil else { return }
             acquisitions += 1
-            held[id] = Hold(acquired: event, number: acquisitions)
+            // A reported resource acquired again is a new hold, and a new breach if held at suspension.
+            reported[id] = nil
+            unreported[id] = Hold(acquired: event, number: acquisitions)
         } else if kind == .resourceRelease {
             guard let id = event.resource else { return }
-            held[id] = nil
+            unreported[id] = nil
+            reported[id] = nil
         } else if kind == .suspend {
             judge(at: event, killed: false, context: context)
         } else if kind == .terminate, event.reason == .resource, !context.launch.stateBefore.isForeground {
@@ -48,24 +52,26 @@ final class SharedResourceCheck: Check {
     }
 
     /// Nothing held: a fresh check is the same.
-    var isAsMade: Bool { held.isEmpty }
+    var isAsMade: Bool { unreported.isEmpty && reported.isEmpty }
 
     /// Reports every hold not reported yet at `event`, a `suspend` or a resource kill (which judges
-    /// shared resources only: a listener is a matter of suspension).
+    /// shared resources only: a listener is a matter of suspension, and is left as it is).
     private func judge(at event: ReplayEvent, killed: Bool, context: ReplayContext) {
-        let holds = held.filter { !killed || !$0.value.isListener }.sorted { $0.value.number < $1.value.number }
-        for (id, hold) in holds {
-            let resource = ResourceText(hold.acquired, at: event, context: context)
-            if let finding = hold.reported {
-                // Reported at an earlier suspension and held ever since: the same breach, now the
-                // cause of the kill.
-                if killed { context.stillExplains(finding, at: event, detail: resource.detail) }
-                continue
+        if killed {
+            // Reported at an earlier suspension and held ever since: the same breach, now the cause
+            // of the kill.
+            for (hold, finding) in reported.values.sorted(by: { $0.hold.number < $1.hold.number }) where !hold.isListener {
+                context.stillExplains(finding, at: event, detail: ResourceText(hold.acquired, at: event, context: context).detail)
             }
+        }
+        for (id, hold) in unreported.sorted(by: { $0.value.number < $1.value.number }) where !killed || !hold.isListener {
+            let resource = ResourceText(hold.acquired, at: event, context: context)
             let message = hold.isListener ? resource.listenerMessage : killed ? resource.killMessage : resource.suspensionMessage
-            held[id]?.reported = context.report(
+            let finding = context.report(
                 hold.isListener ? .listenerOpenAtSuspension : .sharedResourceHeldAtSuspension, at: event,
                 events: [hold.acquired, event], message: message, measured: resource.seconds, detail: resource.detail)
+            unreported[id] = nil
+            reported[id] = (hold, finding)
         }
     }
 }
