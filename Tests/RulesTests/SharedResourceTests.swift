@@ -163,6 +163,30 @@ import TraceModel
         #expect(findings.isEmpty, "\(findings.map(\.message))")
     }
 
+    /// Thousands of resources: one finding each, and a kill's sentence names the first few.
+    @Test func manyResources() throws {
+        let count = 2_000
+        let acquires = (0..<count).map { Self.acquire("r\($0)", kind: "database", ts: 0.3 + Double($0) * 0.0001, seq: 3 + $0) }
+        let churn = (0..<count).flatMap {
+            [Self.acquire("c", kind: "file-lock", ts: 1 + Double($0) * 0.0001, seq: 3 + count + 2 * $0),
+             Self.release("c", ts: 1.00005 + Double($0) * 0.0001, seq: 4 + count + 2 * $0)]
+        }
+        let findings = try Self.resourceFindings("""
+            \(ExampleTraces.backgroundLaunch(cause: "location"))
+            {"ts":0.25,"seq":2,"event":"location.update"}
+            \(acquires.joined(separator: "\n"))
+            \(churn.joined(separator: "\n"))
+            {"ts":2,"seq":\(3 + 3 * count),"event":"snapshot"}
+            {"ts":2.5,"seq":\(4 + 3 * count),"event":"terminate","reason":"resource"}
+            """)
+        #expect(findings.filter { $0.rule == "shared-resource-held-at-suspension" }.count == count)
+        let explained = try #require(findings.last)
+        #expect(explained.rule == "termination-explained")
+        #expect(explained.message.contains("\"r0\"") && explained.message.contains("\"r4\""))
+        #expect(!explained.message.contains("\"r5\""))
+        #expect(explained.message.contains("and \(count - 5) more"))
+    }
+
     /// Ids may be numbers; a kind the format does not list is kept and named; no id, no judgement.
     @Test func numericIdsOtherKindsAndMissingIds() throws {
         let findings = try Self.resourceFindings("""

@@ -13,6 +13,8 @@ import TraceModel
 /// A kill with reason `resource` is explained only by `shared-resource-held-at-suspension`, and its
 /// sentence names every resource held.
 final class TerminationCheck: Check {
+    /// How many causes a kill's sentence names at most.
+    static let detailsNamed = 5
     /// The latest `suspend` of the launch.
     private var suspendedAt: ReplayEvent?
     /// The state the `terminate` found the app in.
@@ -90,7 +92,12 @@ final class TerminationCheck: Check {
         // Latest first, so that a finding said to still stand is described as it was last seen.
         for explanation in candidates.reversed() where explanation.finding.rule == latest.finding.rule {
             guard seen.insert(explanation.finding).inserted, let detail = explanation.detail else { continue }
-            details.insert(detail, at: 0)
+            details.append(detail)
+        }
+        details.reverse()
+        // A sentence, not a dump: a log can hold thousands.
+        if details.count > Self.detailsNamed {
+            details = details.prefix(Self.detailsNamed) + ["and \(details.count - Self.detailsNamed) more"]
         }
         return (latest.finding, details.isEmpty ? nil : details.joined(separator: "; "))
     }
