@@ -21,8 +21,8 @@ extension Rule {
             suspended. One finding per resource held, at that suspend or terminate; resources belong to one \
             launch. A hold is one breach: reported at a suspension, it is not reported again at a later suspension \
             or kill of the same launch unless it is released and acquired again (acquiring a held resource again \
-            changes nothing). A resource kill is explained by this finding (termination-explained names each \
-            resource held and since when), also when the hold was reported at an earlier suspension. A \
+            changes nothing). A resource kill is explained by this finding (termination-explained names the \
+            resources held, their kinds and since when), also when the hold was reported at an earlier suspension. A \
             `resource.acquire` or `resource.release` without a `resource` id cannot be paired and is passed over. \
             A launch whose log ends (no terminate) while holding a resource is not judged: holding one while the \
             app runs is legal. App extensions are not judged (they have no UIKit life cycle).

@@ -20,8 +20,9 @@ extension Rule {
             suspended; an app that survived a finding to a later period was not killed for it (a resource still \
             held since an earlier suspension is still the cause). The latest such finding is named (explainedBy). \
             A terminate with reason resource (the kill of an app that held a shared resource when it would have \
-            been suspended) is explained only by shared-resource-held-at-suspension, and the sentence names each \
-            resource held, its kind and since when; with no resource held in the log it is termination-unexplained. A terminate with reason user (swiped away) or \
+            been suspended) is explained only by shared-resource-held-at-suspension, and the sentence names the \
+            resources held (up to five, then how many more), their kinds and since when; with no resource held \
+            in the log it is termination-unexplained. A terminate with reason user (swiped away) or \
             quiet (a suspended app reclaimed) needs no explanation and is not reported, nor is a terminate in the \
             foreground (a crash on screen is no background kill), nor one whose state is only inferred (the log \
             began mid-launch). A launch that ends without a terminate because a new launch of the app began is \
