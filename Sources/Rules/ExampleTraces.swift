@@ -60,6 +60,33 @@ enum ExampleTraces {
         """
     }
 
+    // MARK: An app that holds a shared resource or a listener
+
+    /// ``active``, then at `ts` 5 the app takes `resource` of `kind` (`seq` 2), and the user leaves
+    /// at 60: willResignActive, didEnterBackground from 60.1 to 60.2, the snapshot at 60.3 (`seq`
+    /// 0–6). Nothing has released the resource; suspension may come next.
+    static func leavingForegroundHolding(_ resource: String, kind: String) -> String {
+        """
+        \(active)
+        {"ts":5,"seq":2,"event":"resource.acquire","resource":"\(resource)","kind":"\(kind)"}
+        {"ts":60,"seq":3,"event":"willResignActive"}
+        {"ts":60.1,"seq":4,"event":"didEnterBackground","phase":"begin"}
+        {"ts":60.2,"seq":5,"event":"didEnterBackground","phase":"end"}
+        {"ts":60.3,"seq":6,"event":"snapshot"}
+        """
+    }
+
+    /// ``backgroundLaunch(cause:)`` for a location update (at `ts` 0.3), during which the app takes
+    /// `resource` of `kind` (0.4) and keeps it through the snapshot at 2 (`seq` 0–5).
+    static func locationUpdateHolding(_ resource: String, kind: String) -> String {
+        """
+        \(backgroundLaunch(cause: "location"))
+        {"ts":0.3,"seq":3,"event":"location.update"}
+        {"ts":0.4,"seq":4,"event":"resource.acquire","resource":"\(resource)","kind":"\(kind)"}
+        {"ts":2,"seq":5,"event":"snapshot"}
+        """
+    }
+
     // MARK: A Notification Service Extension
 
     /// An extension process (`extension:nse`) launched for a notification, which it receives at

@@ -16,6 +16,16 @@ import TraceModel
         #"{"ts":\#(ts),"seq":\#(seq),"event":"resource.release","resource":"\#(resource)"}"#
     }
 
+    /// The suspended app resumed at `t` for a location update, which comes at `t + 0.3` (`seq` to `seq + 3`).
+    static func resumedForLocation(at t: Double, seq: Int) -> String {
+        """
+        {"ts":\(t),"seq":\(seq),"event":"resume","reason":"system","cause":"location"}
+        {"ts":\(t + 0.1),"seq":\(seq + 1),"event":"didEnterBackground","phase":"begin"}
+        {"ts":\(t + 0.2),"seq":\(seq + 2),"event":"didEnterBackground","phase":"end"}
+        {"ts":\(t + 0.3),"seq":\(seq + 3),"event":"location.update"}
+        """
+    }
+
     static let resourceRules: Set = [
         "shared-resource-held-at-suspension", "listener-open-at-suspension", "termination-explained",
         "termination-unexplained",
@@ -78,10 +88,7 @@ import TraceModel
             \(ExampleTraces.inBackground)
             \(Self.acquire(Self.store, kind: "database", ts: 60.4, seq: 6))
             {"ts":61,"seq":7,"event":"suspend"}
-            {"ts":300,"seq":8,"event":"resume","reason":"system","cause":"location"}
-            {"ts":300.1,"seq":9,"event":"didEnterBackground","phase":"begin"}
-            {"ts":300.2,"seq":10,"event":"didEnterBackground","phase":"end"}
-            {"ts":300.3,"seq":11,"event":"location.update"}
+            \(Self.resumedForLocation(at: 300, seq: 8))
             {"ts":301,"seq":12,"event":"snapshot"}
             {"ts":302,"seq":13,"event":"terminate","reason":"resource"}
             """)
@@ -98,19 +105,13 @@ import TraceModel
             \(ExampleTraces.inBackground)
             \(Self.acquire(Self.store, kind: "database", ts: 60.4, seq: 6))
             {"ts":61,"seq":7,"event":"suspend"}
-            {"ts":300,"seq":8,"event":"resume","reason":"system","cause":"location"}
-            {"ts":300.1,"seq":9,"event":"didEnterBackground","phase":"begin"}
-            {"ts":300.2,"seq":10,"event":"didEnterBackground","phase":"end"}
-            {"ts":300.3,"seq":11,"event":"location.update"}
+            \(Self.resumedForLocation(at: 300, seq: 8))
             \(Self.release(Self.store, ts: 300.4, seq: 12))
             \(Self.acquire(Self.store, kind: "database", ts: 300.5, seq: 13))
             \(Self.acquire(Self.store, kind: "database", ts: 300.6, seq: 14))
             {"ts":301,"seq":15,"event":"snapshot"}
             {"ts":302,"seq":16,"event":"suspend"}
-            {"ts":900,"seq":17,"event":"resume","reason":"system","cause":"location"}
-            {"ts":900.1,"seq":18,"event":"didEnterBackground","phase":"begin"}
-            {"ts":900.2,"seq":19,"event":"didEnterBackground","phase":"end"}
-            {"ts":900.3,"seq":20,"event":"location.update"}
+            \(Self.resumedForLocation(at: 900, seq: 17))
             {"ts":901,"seq":21,"event":"snapshot"}
             {"ts":902,"seq":22,"event":"suspend"}
             """)

@@ -33,24 +33,12 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":5,"seq":2,"event":"resource.acquire","resource":"_share._tcp","kind":"bonjour"}
-                {"ts":60,"seq":3,"event":"willResignActive"}
-                {"ts":60.1,"seq":4,"event":"didEnterBackground","phase":"begin"}
-                {"ts":60.2,"seq":5,"event":"didEnterBackground","phase":"end"}
-                {"ts":60.3,"seq":6,"event":"snapshot"}
+                \(ExampleTraces.leavingForegroundHolding("_share._tcp", kind: "bonjour"))
                 ↓{"ts":61,"seq":7,"event":"suspend"}
                 """),
             // Still open at the next suspension: the same breach, reported once.
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":5,"seq":2,"event":"resource.acquire","resource":"tcp:0.0.0.0:8631","kind":"socket"}
-                {"ts":60,"seq":3,"event":"willResignActive"}
-                {"ts":60.1,"seq":4,"event":"didEnterBackground","phase":"begin"}
-                {"ts":60.2,"seq":5,"event":"didEnterBackground","phase":"end"}
-                {"ts":60.3,"seq":6,"event":"snapshot"}
+                \(ExampleTraces.leavingForegroundHolding("tcp:0.0.0.0:8631", kind: "socket"))
                 ↓{"ts":61,"seq":7,"event":"suspend"}
                 {"ts":300,"seq":8,"event":"resume","reason":"user"}
                 {"ts":300.1,"seq":9,"event":"willEnterForeground"}

@@ -44,21 +44,12 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.3,"seq":1,"event":"didBecomeActive"}
-                {"ts":5,"seq":2,"event":"resource.acquire","resource":"group.com.example/reading-list.lock","kind":"file-lock"}
-                {"ts":60,"seq":3,"event":"willResignActive"}
-                {"ts":60.1,"seq":4,"event":"didEnterBackground","phase":"begin"}
-                {"ts":60.2,"seq":5,"event":"didEnterBackground","phase":"end"}
-                {"ts":60.3,"seq":6,"event":"snapshot"}
+                \(ExampleTraces.leavingForegroundHolding("group.com.example/reading-list.lock", kind: "file-lock"))
                 ↓{"ts":61,"seq":7,"event":"suspend"}
                 """),
             // The kill that replaces the suspension.
             Example("""
-                \(ExampleTraces.backgroundLaunch(cause: "location"))
-                {"ts":0.3,"seq":3,"event":"location.update"}
-                {"ts":0.4,"seq":4,"event":"resource.acquire","resource":"group.com.example/tracks.sqlite","kind":"database"}
-                {"ts":2,"seq":5,"event":"snapshot"}
+                \(ExampleTraces.locationUpdateHolding("group.com.example/tracks.sqlite", kind: "database"))
                 ↓{"ts":2.5,"seq":6,"event":"terminate","reason":"resource"}
                 """),
             // One breach, one finding: the kill after the suspension does not report it again.

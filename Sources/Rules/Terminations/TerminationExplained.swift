@@ -55,10 +55,7 @@ extension Rule {
                 ↓{"ts":68,"seq":4,"event":"terminate","reason":"watchdog"}
                 """),
             Example("""
-                \(ExampleTraces.backgroundLaunch(cause: "location"))
-                {"ts":0.3,"seq":3,"event":"location.update"}
-                {"ts":0.4,"seq":4,"event":"resource.acquire","resource":"group.com.example/tracks.sqlite","kind":"database"}
-                {"ts":2,"seq":5,"event":"snapshot"}
+                \(ExampleTraces.locationUpdateHolding("group.com.example/tracks.sqlite", kind: "database"))
                 ↓{"ts":2.5,"seq":6,"event":"terminate","reason":"resource"}
                 """),
             Example("""

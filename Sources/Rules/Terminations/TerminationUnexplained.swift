@@ -38,14 +38,10 @@ extension Rule {
                 \(ExampleTraces.inBackground)
                 ↓{"ts":60.9,"seq":6,"event":"terminate","reason":"memory"}
                 """),
-            // Killed for a shared resource, yet the log shows every one released.
+            // Killed for a shared resource, yet the log shows only a listener open (no shared resource).
             Example("""
-                \(ExampleTraces.backgroundLaunch(cause: "location"))
-                {"ts":0.3,"seq":3,"event":"location.update"}
-                {"ts":0.4,"seq":4,"event":"resource.acquire","resource":"group.com.example/tracks.sqlite","kind":"database"}
-                {"ts":1,"seq":5,"event":"resource.release","resource":"group.com.example/tracks.sqlite"}
-                {"ts":2,"seq":6,"event":"snapshot"}
-                ↓{"ts":2.5,"seq":7,"event":"terminate","reason":"resource"}
+                \(ExampleTraces.locationUpdateHolding("_share._tcp", kind: "bonjour"))
+                ↓{"ts":2.5,"seq":6,"event":"terminate","reason":"resource"}
                 """),
             Example("""
                 \(ExampleTraces.leavingForeground)
