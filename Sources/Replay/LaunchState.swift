@@ -61,8 +61,9 @@ public final class LaunchState {
     /// The first and the latest event of the launch.
     public let firstEvent: ReplayEvent
     @exclusivity(unchecked) public internal(set) var lastEvent: ReplayEvent
-    /// Findings of this launch whose rule ``Rule/explainsTermination``.
-    @exclusivity(unchecked) public internal(set) var explanations: [Finding] = []
+    /// Findings of this launch whose rule ``Rule/explainsTermination``, in the order they were
+    /// reported or said to still stand.
+    @exclusivity(unchecked) public internal(set) var explanations: [Explanation] = []
     /// Work still open when the launch's log ended without a `terminate` (see ``OpenWork``),
     /// filled by the checks while the launch ends.
     @exclusivity(unchecked) public var openWork: [OpenWork] = []

@@ -55,6 +55,13 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         case simulated
         /// A scene event, or a `snapshot`: the `scene` id (v1.1).
         case scene(TextID?)
+        /// `resource.acquire` (with its `kind`) or `resource.release` (kind nil): the resource's id
+        /// (a number is kept as its decimal text).
+        case resource(id: TextID?, kind: ResourceKind?)
+        /// `urlsession.task.create`: its `earliest_begin` (nil when absent or not a time), its
+        /// `discretionary` flag, and whether it states each expected byte count (a number ≥ 0;
+        /// a negative one is `NSURLSessionTransferSizeUnknown`, the default).
+        case urlSessionTask(earliestBegin: Timestamp?, discretionary: Bool?, statesSend: Bool, statesReceive: Bool)
     }
 
     /// The compact form of `event`, of the launch numbered `launch`, its texts numbered in `texts`.
@@ -133,9 +140,34 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
                   AttributeReader(attrs, only: ["simulated"]).bool("simulated") == true
             else { return .none }
             return .simulated
+        case .resourceAcquire:
+            let attributes = AttributeReader(attrs(), only: ["resource", "kind"])
+            return .resource(
+                id: attributes.identifier("resource").map { texts.id($0) },
+                kind: attributes.string("kind").map { ResourceKind($0, texts: &texts) })
+        case .resourceRelease:
+            return .resource(id: AttributeReader(attrs(), only: ["resource"]).identifier("resource").map { texts.id($0) }, kind: nil)
+        case .urlsessionTaskCreate:
+            let attributes = AttributeReader(attrs(), only: ["earliest_begin", "discretionary", "expected_send", "expected_receive"])
+            return .urlSessionTask(
+                earliestBegin: attributes.time("earliest_begin"), discretionary: attributes.bool("discretionary"),
+                statesSend: attributes.double("expected_send").map { $0 >= 0 } ?? false,
+                statesReceive: attributes.double("expected_receive").map { $0 >= 0 } ?? false)
         default:
             return .none
         }
+    }
+
+    /// The id of the resource a `resource.acquire` or `resource.release` names.
+    public var resource: TextID? {
+        guard case .resource(let id, _) = details else { return nil }
+        return id
+    }
+
+    /// The `kind` of a `resource.acquire`.
+    public var resourceKind: ResourceKind? {
+        guard case .resource(_, let kind) = details else { return nil }
+        return kind
     }
 
     /// True for a `bgtask.launch` or `bgtask.expire` forced from the debugger.

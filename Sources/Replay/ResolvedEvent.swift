@@ -49,6 +49,12 @@ public struct ResolvedEvent {
         return texts[pushType]
     }
 
+    /// The `resource` a `resource.acquire` or `resource.release` names.
+    public var resource: String? { event.resource.map { texts[$0] } }
+
+    /// The `kind` of a `resource.acquire`, as logged.
+    public var resourceKind: String? { event.resourceKind?.text(in: texts) }
+
     /// The pointer a finding keeps to this event.
     public var reference: EventRef {
         EventRef(rowID: event.rowID, seq: event.seq, name: name, ts: event.ts)

@@ -40,5 +40,12 @@ import TraceSynth
         #expect(compact.count > 50)
         #expect(Set(compact.map(\.rule)).count > 10)
         #expect(compact == viaEvents)
+        // The attributes the v1.1 resource and URL session rules read come through the columns too.
+        let v11: Set = [
+            "shared-resource-held-at-suspension", "listener-open-at-suspension",
+            "urlsession-delayed-request-completion-missing", "urlsession-delayed-request-completion-multiple",
+            "urlsession-byte-counts-missing", "urlsession-background-enqueue-discretionary",
+        ]
+        #expect(v11.subtracting(compact.map(\.rule)).isEmpty, "\(v11.subtracting(compact.map(\.rule)))")
     }
 }

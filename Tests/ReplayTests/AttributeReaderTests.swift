@@ -1,5 +1,6 @@
 import Replay
 import Testing
+import TraceModel
 
 @Suite struct AttributeReaderTests {
     @Test func readsTheTypesRulesNeed() {
@@ -13,6 +14,18 @@ import Testing
         #expect(reader.double("value") == 29.5)
         #expect(reader.contains("value"))
         #expect(!reader.contains("missing"))
+    }
+
+    @Test func readsIdsAndTimes() {
+        let reader = AttributeReader(#"{"a":"x","n":42,"f":1.5,"t":"2026-11-21T08:00:00.5Z","e":12.25,"bad":"soon","nan":null}"#)
+        #expect(reader.identifier("a") == "x")
+        #expect(reader.identifier("n") == "42")
+        #expect(reader.identifier("f") == nil)
+        #expect(reader.time("t") == Timestamp(seconds: 1_795_248_000.5))
+        #expect(reader.time("e") == Timestamp(seconds: 12.25))
+        #expect(reader.time("bad") == nil)
+        #expect(reader.time("nan") == nil)
+        #expect(reader.time("missing") == nil)
     }
 
     @Test func noOrBadAttributesReadAsAbsent() {
