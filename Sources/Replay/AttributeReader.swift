@@ -4,7 +4,7 @@ import TraceModel
 /// Reads the attributes an event keeps in its `attrs` JSON text (those without a typed field:
 /// `priority`, `permitted_identifiers`, `value`, …). Parsed only for the few event kinds whose
 /// attributes a rule reads, when their ``ReplayEvent`` is made (see ``ReplayEvent/Details``),
-/// and for a `config` when a check asks (``ReplayContext/configuration(_:)``).
+/// and for a launch's `config` (``LaunchState``).
 public struct AttributeReader {
     private let attributes: JSONAttributes?
 

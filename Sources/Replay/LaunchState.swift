@@ -58,6 +58,8 @@ public final class LaunchState {
     @exclusivity(unchecked) public private(set) var permittedIdentifiers: [String]?
     /// `UIBackgroundModes` from this launch's `config`, if logged.
     @exclusivity(unchecked) public private(set) var backgroundModes: [String]?
+    /// `debugger` from this launch's `config` (v1.1): a debugger was attached.
+    @exclusivity(unchecked) public private(set) var debuggerAttached: Bool?
     /// Identifiers passed to `bgtask.register` in this launch.
     @exclusivity(unchecked) public private(set) var registered: Set<TextID> = []
     /// The first and the latest event of the launch.
@@ -110,9 +112,10 @@ public final class LaunchState {
     /// Apart from ``apply(_:kind:)`` so that the other events do not pass the text table.
     func read(config event: ReplayEvent, texts: TextTable) {
         guard !machine.hasEnded, case .config(let attrs) = event.details else { return }
-        let config = AttributeReader(attrs.map { texts[$0] })
+        let config = AttributeReader(attrs.map { texts[$0] }, only: ["permitted_identifiers", "background_modes", "debugger"])
         permittedIdentifiers = config.strings("permitted_identifiers")
         backgroundModes = config.strings("background_modes")
+        debuggerAttached = config.bool("debugger")
     }
 
     /// The launch ended: later events are judged as coming after its end.

@@ -46,12 +46,6 @@ public struct ReplayContext {
     /// `event` with its texts, for a finding's message.
     public func resolved(_ event: ReplayEvent) -> ResolvedEvent { ResolvedEvent(event, texts: device.texts) }
 
-    /// The attributes of a `config` event (nil for another event).
-    public func configuration(_ event: ReplayEvent) -> AttributeReader? {
-        guard case .config(let attrs) = event.details else { return nil }
-        return AttributeReader(attrs.map { device.texts[$0] })
-    }
-
     /// Reports a finding of `rule` at `event` (the moment the breach became evident). For a rule
     /// that ``Rule/explainsTermination``, `detail` is the cause in words for the sentence of a kill
     /// the finding explains (see ``Explanation/detail``).

@@ -49,7 +49,8 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         case timeRemaining(Double?)
         /// `beginBackgroundTask`: the task's name.
         case backgroundTask(name: TextID?)
-        /// `config`: the whole `attrs` text (one per launch), for ``ReplayContext/configuration(_:)``.
+        /// `config`: the whole `attrs` text (one per launch), read once by the replay into the
+        /// ``LaunchState`` (permitted identifiers, background modes, debugger).
         case config(TextID?)
         /// `bgtask.launch` or `bgtask.expire` forced from the debugger (`simulated: true`).
         case simulated
@@ -132,7 +133,8 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         case .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive, .sceneWillResignActive,
              .sceneDidEnterBackground, .sceneDidDisconnect, .snapshot:
             guard let attrs = attrs() else { return kind == .snapshot ? .none : .scene(nil) }
-            let scene = AttributeReader(attrs, only: ["scene"]).string("scene").map { texts.id($0) }
+            let text = LeadingString.value(of: "scene", in: attrs) ?? AttributeReader(attrs, only: ["scene"]).string("scene")
+            let scene = text.map { texts.id($0) }
             return kind == .snapshot && scene == nil ? .none : .scene(scene)
         case .bgtaskLaunch, .bgtaskExpire:
             // Most runs carry no attributes: look for the flag only where its name appears.

@@ -28,6 +28,9 @@ struct Benchmark: ParsableCommand {
     @Option(help: "Seed of the generated corpora.")
     var seed: UInt64 = 42
 
+    @Option(help: "Trace format of the generated corpora: v1 (the default), or v1.1 (scene-based apps, shared resources, URL session scheduling, readings).")
+    var traceFormat: TraceFormat = .v1
+
     @Flag(help: "Skip the half-corpus ingest that shows whether peak memory stays flat.")
     var skipMemoryCheck = false
 
@@ -39,6 +42,11 @@ struct Benchmark: ParsableCommand {
 
     @Flag(help: "Print the results as JSON too.")
     var json = false
+
+    enum TraceFormat: String, ExpressibleByArgument, CaseIterable {
+        case v1
+        case v1_1 = "v1.1"
+    }
 
     enum CorpusChoice: String, ExpressibleByArgument, CaseIterable {
         case tidy, field, both
@@ -57,7 +65,8 @@ struct Benchmark: ParsableCommand {
         let perDeviceDay = 250
         // Days vary around their target; aim 5% high so the corpus has at least `events`.
         let devices = max(1, Int((Double(events) * 1.05 / Double(days * perDeviceDay)).rounded(.up)))
-        let spec = CorpusSpec(devices: devices, days: days, seed: seed, approxEventsPerDeviceDay: perDeviceDay)
+        var spec = CorpusSpec(devices: devices, days: days, seed: seed, approxEventsPerDeviceDay: perDeviceDay)
+        if traceFormat == .v1_1 { spec.features = .v1_1 }
         print("machine    \(Machine.describe())")
         if tools.duckDBPython == nil { print("note       DuckDB is not installed (pip install duckdb): its row is skipped") }
         var all: [ResultRow] = []

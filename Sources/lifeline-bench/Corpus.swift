@@ -27,7 +27,8 @@ struct Corpus {
     }
 
     static func prepare(_ kind: Kind, spec: CorpusSpec, under root: String) throws -> Corpus {
-        let name = "corpus-\(kind.rawValue)-d\(spec.devices)-n\(spec.days)-s\(spec.seed)-e\(spec.approxEventsPerDeviceDay)"
+        let format = spec.features.isEmpty ? "" : "-v1.1"
+        let name = "corpus-\(kind.rawValue)-d\(spec.devices)-n\(spec.days)-s\(spec.seed)-e\(spec.approxEventsPerDeviceDay)\(format)"
         let directory = (root as NSString).appendingPathComponent(name)
         let manifest = (directory as NSString).appendingPathComponent("lines.count")
         if let text = try? String(contentsOfFile: manifest, encoding: .utf8), let lines = Int(text) {

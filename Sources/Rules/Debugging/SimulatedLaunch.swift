@@ -61,7 +61,7 @@ final class SimulatedLaunchCheck: Check {
         let evidence: String
         if event.isSimulated {
             evidence = "\(kind.rawValue) at \(event.ts) was forced from the debugger (simulated: true)"
-        } else if kind == .config, context.configuration(event)?.bool("debugger") == true {
+        } else if kind == .config, context.launch.debuggerAttached == true {
             evidence = "a debugger was attached when the app launched (config at \(event.ts))"
         } else {
             return
