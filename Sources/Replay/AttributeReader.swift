@@ -1,4 +1,5 @@
 import TraceDecode
+import TraceModel
 
 /// Reads the attributes an event keeps in its `attrs` JSON text (those without a typed field:
 /// `priority`, `permitted_identifiers`, `value`, …). Parsed only for the few event kinds whose
@@ -31,6 +32,15 @@ public struct AttributeReader {
     public func bool(_ name: String) -> Bool? {
         guard case .bool(let value) = attributes?[name] else { return nil }
         return value
+    }
+
+    /// A time, as the trace format writes one: RFC 3339 text or a number of epoch seconds.
+    public func time(_ name: String) -> Timestamp? {
+        switch attributes?[name] {
+        case .string(let text)?: TimestampParser.parse(text)
+        case .number(let seconds)?: seconds.isFinite ? Timestamp(seconds: seconds) : nil
+        default: nil
+        }
     }
 
     public func strings(_ name: String) -> [String]? {

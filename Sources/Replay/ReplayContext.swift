@@ -56,7 +56,8 @@ public struct ReplayContext {
     @discardableResult
     public func report(
         _ rule: Rule, at event: ReplayEvent, events: [ReplayEvent], message: String, budget: BudgetName? = nil,
-        budgetSeconds: Double? = nil, measured: Double? = nil, unit: String? = nil, explainedBy: Finding? = nil
+        budgetSeconds: Double? = nil, measured: Double? = nil, unit: String? = nil, explainedBy: Finding? = nil,
+        factors: [Finding.Factor] = []
     ) -> Finding {
         #if DEBUG
         assert(declaredRules?.contains(rule.id) ?? true, "a check reported \(rule.id), which its blueprint does not declare")
@@ -68,7 +69,7 @@ public struct ReplayContext {
             budgetSeconds: Self.finite(budgetSeconds ?? budget.map { budgets[$0] }), measured: Self.finite(measured),
             unit: unit,
             message: message,
-            explainedBy: explainedBy.map { FindingRef(rule: $0.rule, ts: $0.ts) })
+            explainedBy: explainedBy.map { FindingRef(rule: $0.rule, ts: $0.ts) }, factors: factors)
         device.emit(finding)
         if rule.explainsTermination { launch.explanations.append(finding) }
         return finding

@@ -43,8 +43,10 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         case none
         /// `push.receive`: the APNs headers.
         case push(contentAvailable: Bool?, priority: Int?, pushType: TextID?)
-        /// `bgtask.submit`: the request's class (`refresh`, `processing`) and the error it threw.
-        case submit(type: TextID?, error: TextID?)
+        /// `bgtask.submit`: the request's class (`refresh`, `processing`), the error it threw, its
+        /// earliest begin date and what a processing request requires.
+        case submit(
+            type: TextID?, error: TextID?, earliestBegin: Timestamp?, requiresPower: Bool?, requiresNetwork: Bool?)
         /// `backgroundTimeRemaining`: the reading, in seconds.
         case timeRemaining(Double?)
         /// `beginBackgroundTask`: the task's name.
@@ -53,6 +55,22 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         case config(TextID?)
         /// `bgtask.launch` or `bgtask.expire` forced from the debugger (`simulated: true`).
         case simulated
+        /// `power`: Low Power Mode, the battery level (0…1) and whether it charges.
+        case power(lowPowerMode: Bool?, battery: Double?, charging: Bool?)
+        /// `refreshStatus`: `backgroundRefreshStatus` (nil for a value none of the three).
+        case refreshStatus(RefreshStatus?)
+        /// `network`: whether the network was reachable, and over Wi-Fi.
+        case network(reachable: Bool?, wifi: Bool?)
+        /// `fetch.setMinimumInterval`: the interval, in seconds.
+        case fetchInterval(Double?)
+    }
+
+    /// `UIApplication.backgroundRefreshStatus`, as a `refreshStatus` reading logs it.
+    public enum RefreshStatus: UInt8, Hashable, Sendable, BitwiseCopyable {
+        case available, denied, restricted
+
+        /// True when Background App Refresh is off for the app (`denied` or `restricted`).
+        public var isOff: Bool { self != .available }
     }
 
     /// The compact form of `event`, of the launch numbered `launch`, its texts numbered in `texts`.
@@ -75,7 +93,8 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         result = event.result.map(texts.id)
         otherName = kind == .other ? texts.id(event.name) : nil
         switch kind {
-        case .pushReceive, .bgtaskSubmit, .backgroundTimeRemaining, .beginBackgroundTask, .config:
+        case .pushReceive, .bgtaskSubmit, .backgroundTimeRemaining, .beginBackgroundTask, .config, .power,
+            .refreshStatus, .network, .fetchSetMinimumInterval:
             details = Self.details(kind: kind, attrs: event.attrs, texts: texts)
         case .bgtaskLaunch, .bgtaskExpire:
             // Most runs carry no attributes: look for the flag only where its name appears.
@@ -94,17 +113,45 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
                 contentAvailable: attributes.bool("content_available"), priority: attributes.int("priority"),
                 pushType: attributes.string("push_type").map(texts.id))
         case .bgtaskSubmit:
-            let attributes = AttributeReader(attrs, only: ["type", "error"])
-            return .submit(type: attributes.string("type").map(texts.id), error: attributes.string("error").map(texts.id))
+            let attributes = AttributeReader(attrs, only: ["type", "error", "earliest_begin", "requires_power", "requires_network"])
+            return .submit(
+                type: attributes.string("type").map(texts.id), error: attributes.string("error").map(texts.id),
+                earliestBegin: attributes.time("earliest_begin"), requiresPower: attributes.bool("requires_power"),
+                requiresNetwork: attributes.bool("requires_network"))
         case .backgroundTimeRemaining:
             return .timeRemaining(AttributeReader(attrs, only: ["value"]).double("value"))
         case .beginBackgroundTask:
             return .backgroundTask(name: AttributeReader(attrs, only: ["name"]).string("name").map(texts.id))
         case .config:
             return .config(attrs.map(texts.id))
+        case .power:
+            let attributes = AttributeReader(attrs, only: ["low_power_mode", "battery", "charging"])
+            return .power(
+                lowPowerMode: attributes.bool("low_power_mode"), battery: attributes.double("battery"),
+                charging: attributes.bool("charging"))
+        case .refreshStatus:
+            let status = AttributeReader(attrs, only: ["status"]).string("status")
+            return .refreshStatus(status.flatMap { RefreshStatus(text: $0) })
+        case .network:
+            let attributes = AttributeReader(attrs, only: ["reachable", "wifi"])
+            return .network(reachable: attributes.bool("reachable"), wifi: attributes.bool("wifi"))
+        case .fetchSetMinimumInterval:
+            return .fetchInterval(AttributeReader(attrs, only: ["interval"]).double("interval"))
         default:
             return .none
         }
+    }
+
+    /// The earliest begin date of a `bgtask.submit`, when it gave one.
+    public var earliestBegin: Timestamp? {
+        guard case .submit(_, _, let earliest, _, _) = details else { return nil }
+        return earliest
+    }
+
+    /// The `interval` of a `fetch.setMinimumInterval`, in seconds.
+    public var fetchInterval: Double? {
+        guard case .fetchInterval(let interval) = details else { return nil }
+        return interval
     }
 
     /// True for a `bgtask.launch` or `bgtask.expire` forced from the debugger.
@@ -114,5 +161,17 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
     public var backgroundTimeRemaining: Double? {
         guard case .timeRemaining(let value) = details else { return nil }
         return value
+    }
+}
+
+extension ReplayEvent.RefreshStatus {
+    /// The status a `refreshStatus` reading names; nil for any other text.
+    init?(text: String) {
+        switch text {
+        case "available": self = .available
+        case "denied": self = .denied
+        case "restricted": self = .restricted
+        default: return nil
+        }
     }
 }
