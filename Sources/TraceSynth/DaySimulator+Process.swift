@@ -42,10 +42,9 @@ extension DaySimulator {
         emit("didFinishLaunching", after: rng.int(1...5)) { $0.field("phase", "begin") }
         if breach == .legacyFetch {
             record(.legacyFetch, launch: app!.launch)
-            // Where never-run fetches are breaches, the leftover call passes
-            // `backgroundFetchIntervalMinimum` (0), which `fetch-never-ran` leaves alone.
-            let interval: Int64 = features.contains(.neverRun) ? 0 : 3600
-            emit("fetch.setMinimumInterval", after: rng.int(1...10)) { $0.field("interval", interval) }
+            // The leftover call passes `backgroundFetchIntervalMinimum` (0), which
+            // `fetch-never-ran` leaves alone: this breach is the call, not a fetch that never came.
+            emit("fetch.setMinimumInterval", after: rng.int(1...10)) { $0.field("interval", Int64(0)) }
         }
         if usesBGTasks {
             emit("bgtask.register", after: rng.int(1...10)) {

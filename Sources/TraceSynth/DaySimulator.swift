@@ -99,10 +99,10 @@ struct DaySimulator {
         now = dayStart + rng.millis(1, 600)
         sessionMean = min(240_000, 86_400_000 / (Double(targetLines) / 17) / 4)
         refreshEarliest = dayStart
-        // Where never-run waits are breaches, a clean device takes the cleanup as pending from the
-        // day before, so that it runs early (``cleanupOverdue``); where it starves, the first
-        // visit of the corpus submits it.
-        cleanupPending = (rng.chance(0.7) || spec.features.contains(.neverRun)) && neverRunPlan?.cause != .noCharger
+        // A device takes the cleanup as pending from the day before, so that it runs early
+        // (``cleanupOverdue``) and never waits more than a day; where it starves, the first visit
+        // of the corpus submits it.
+        cleanupPending = neverRunPlan?.cause != .noCharger
         nextPushAllowed = dayStart + DaySimulator.pushDayMargin
     }
 
@@ -227,10 +227,10 @@ struct DaySimulator {
         return drawBreach(kinds)
     }
 
-    mutating func record(_ kind: BreachKind, launch: String) {
+    mutating func record(_ kind: BreachKind, launch: String, factors: [Finding.FactorKind] = []) {
         breaches.append(
             InjectedBreach(
                 kind: kind, device: device, launch: launch,
-                ts: Timestamp(microseconds: now * 1000)))
+                ts: Timestamp(microseconds: now * 1000), factors: factors))
     }
 }

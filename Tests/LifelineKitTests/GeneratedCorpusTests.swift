@@ -51,4 +51,39 @@ import TraceSynth
         let unexpected = findings.filter { !expected.contains($0.rule) }
         #expect(unexpected.isEmpty, "\(unexpected.prefix(5).map { "\($0.rule): \($0.message)" })")
     }
+
+    static func v11(devices: Int, days: Int, seed: UInt64, breachRate: Double = 0) -> CorpusSpec {
+        var spec = CorpusSpec(devices: devices, days: days, seed: seed, breachRate: breachRate)
+        spec.features = .v1_1
+        return spec
+    }
+
+    @Test func aCleanV11CorpusHasNoFindings() throws {
+        let (findings, breaches, events) = try Self.replay(Self.v11(devices: 12, days: 3, seed: 99))
+        #expect(events > 5_000)
+        #expect(breaches.isEmpty)
+        #expect(findings.isEmpty, "\(findings.prefix(5).map { "\($0.rule): \($0.message)" })")
+    }
+
+    /// Each device whose request never runs is found where the generator says its wait passed
+    /// the budget, with the factors it was starved by: those cover all of the wait, and no other
+    /// factor does (others the user's habits leave in the log cover part of it). No other
+    /// request of the corpus waits that long.
+    @Test func everyNeverRunBreachIsFoundWithItsFactorsAndNoOtherWait() throws {
+        let (findings, breaches, _) = try Self.replay(Self.v11(devices: 80, days: 3, seed: 7, breachRate: 0.25))
+        let rules: Set = ["bgtask-never-ran", "fetch-never-ran"]
+        let starved = breaches.filter { rules.contains($0.rule) }
+        #expect(starved.count >= 10)
+        #expect(Set(starved.map(\.rule)) == rules)
+        #expect(Set(starved.flatMap(\.factors)) == [.lowPowerMode, .refreshDisabled, .swipedAway, .appUnused, .powerRequired])
+        let waits = findings.filter { rules.contains($0.rule) }
+        for breach in starved {
+            let found = waits.filter { $0.device == breach.device && $0.rule == breach.rule }
+            #expect(found.map(\.ts) == [breach.ts], "\(breach.rule) of \(breach.device)")
+            #expect(found.map(\.launch) == [breach.launch])
+            let whole = Set(found.first?.factors.filter { $0.share == 1 }.map(\.kind) ?? [])
+            #expect(whole == Set(breach.factors), "\(breach.device): \(found.first?.message ?? "not found")")
+        }
+        #expect(waits.count == starved.count, "\(waits.filter { finding in !starved.contains { $0.device == finding.device } }.map(\.message))")
+    }
 }
