@@ -32,10 +32,12 @@ extension DaySimulator {
     var appRetired: Bool { neverRunPlan?.retiresApp == true && neverRun.waitStart != nil }
 
     /// The user leaves the app for good: a swipe from the app switcher, or nothing at all; only
-    /// the notification service extension runs from now on.
+    /// the notification service extension runs from now on. The swipe comes within 14 minutes,
+    /// before the wait of the refresh just submitted begins (15 minutes at the earliest), so that
+    /// it holds the request back for all of its wait.
     mutating func retireApp() {
         if neverRunPlan?.cause == .swipedAway, app != nil {
-            now += rng.millis(60, 1_800)
+            now += rng.millis(60, 840)
             terminate(reason: "user")
         }
         runExtensionOnly()
@@ -56,13 +58,13 @@ extension DaySimulator {
         emit("refreshStatus", after: rng.int(1...5)) { $0.field("status", status) }
     }
 
-    /// A request that waits more than a day is a finding (`bgtask-never-ran`), so a device's
-    /// requests must visibly run within the 24 h budget, across days too, unless the device is
-    /// the one whose request starves (``NeverRunPlan``): the refresh runs at the first chance of
-    /// each day and whenever 12 h have passed since it last ran (its wait then stays under about
-    /// 13 h; 12 rather than 6 so that a sparse day, 60 lines, is not mostly forced refreshes). In
-    /// v1 corpora too: before the rule existed, v1 days were simulated without it and a request
-    /// submitted late one day could wait into the next past 24 h.
+    /// A request that waits more than a day is a finding (`bgtask-never-ran`), so a device that
+    /// keeps its requests from waiting (``keepsRequestsFromWaiting``: v1.1, and v1 unless
+    /// ``CorpusSpec/requestsMayWait``) must visibly run them within the 24 h budget, across days
+    /// too, unless it is the device whose request starves (``NeverRunPlan``): the refresh runs at
+    /// the first chance of each day and whenever 12 h have passed since it last ran (its wait
+    /// then stays under about 13 h; 12 rather than 6 so that a sparse day, 60 lines, is not
+    /// mostly forced refreshes).
     var refreshOverdue: Bool {
         keepsRefreshFromWaiting && now - lastRefreshRun > DaySimulator.refreshSpacing
     }
@@ -75,8 +77,8 @@ extension DaySimulator {
     }
 
     /// Whether the refresh must not wait: it is not the request that starves on this device.
-    private var keepsRefreshFromWaiting: Bool { neverRunPlan?.refreshRuns ?? true }
-    private var keepsCleanupFromWaiting: Bool { neverRunPlan == nil }
+    private var keepsRefreshFromWaiting: Bool { keepsRequestsFromWaiting && neverRunPlan?.refreshRuns ?? true }
+    private var keepsCleanupFromWaiting: Bool { keepsRequestsFromWaiting && neverRunPlan == nil }
 
     /// Where requests are kept from waiting (see ``refreshOverdue``), the latest time of the next
     /// episode, so that a sparse day still runs them; nil otherwise.

@@ -44,7 +44,9 @@ extension DaySimulator {
             record(.legacyFetch, launch: app!.launch)
             // The leftover call passes `backgroundFetchIntervalMinimum` (0), which
             // `fetch-never-ran` leaves alone: this breach is the call, not a fetch that never came.
-            emit("fetch.setMinimumInterval", after: rng.int(1...10)) { $0.field("interval", Int64(0)) }
+            // (Where requests may wait, as v1 was written before that rule, it passes 3600.)
+            let interval: Int64 = keepsRequestsFromWaiting ? 0 : 3600
+            emit("fetch.setMinimumInterval", after: rng.int(1...10)) { $0.field("interval", interval) }
         }
         if usesBGTasks {
             emit("bgtask.register", after: rng.int(1...10)) {
