@@ -1,5 +1,6 @@
 import Replay
 import Testing
+import TraceModel
 
 @Suite struct AttributeReaderTests {
     @Test func readsTheTypesRulesNeed() {
@@ -18,5 +19,19 @@ import Testing
     @Test func noOrBadAttributesReadAsAbsent() {
         #expect(AttributeReader(nil).string("x") == nil)
         #expect(AttributeReader("not json").int("x") == nil)
+    }
+}
+
+@Suite struct AttributeReaderTimeTests {
+    @Test func aTimeIsRFC3339TextOrEpochSeconds() {
+        let reader = AttributeReader(
+            #"{"a":"2025-11-21T08:00:00.5Z","b":1763712000.5,"c":"soon","d":true,"e":1e999,"f":"2025-11-21T09:00:00+01:00"}"#)
+        #expect(reader.time("a") == Timestamp(microseconds: 1_763_712_000_500_000))
+        #expect(reader.time("b") == Timestamp(microseconds: 1_763_712_000_500_000))
+        #expect(reader.time("f") == Timestamp(microseconds: 1_763_712_000_000_000))
+        #expect(reader.time("c") == nil)
+        #expect(reader.time("d") == nil)
+        #expect(reader.time("e") == nil)
+        #expect(reader.time("missing") == nil)
     }
 }
