@@ -41,7 +41,8 @@ public struct FuzzCorpus: Sendable {
     public static let keys: [String] = [
         "ts", "mono", "seq", "task", "call", "device", "launch", "event", "identifier", "process", "phase",
         "reason", "cause", "success", "result", "value", "priority", "content_available", "push_type",
-        "permitted_identifiers", "background_modes", "name", "interval",
+        "permitted_identifiers", "background_modes", "name", "interval", "resource", "kind", "earliest_begin",
+        "discretionary", "expected_send", "expected_receive",
     ]
 
     /// Event names, to turn one event into another.

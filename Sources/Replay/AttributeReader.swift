@@ -34,18 +34,23 @@ public struct AttributeReader {
         return value
     }
 
-    /// A time, as the trace format writes one: RFC 3339 text or a number of epoch seconds.
-    public func time(_ name: String) -> Timestamp? {
-        switch attributes?[name] {
-        case .string(let text)?: TimestampParser.parse(text)
-        case .number(let seconds)?: seconds.isFinite ? Timestamp(seconds: seconds) : nil
-        default: nil
-        }
-    }
-
     public func strings(_ name: String) -> [String]? {
         guard case .strings(let value) = attributes?[name] else { return nil }
         return value
+    }
+
+    /// An id: a string as it is, a whole number as its decimal text (as `call` is kept).
+    public func identifier(_ name: String) -> String? {
+        string(name) ?? int(name).map { String($0) }
+    }
+
+    /// A time: RFC 3339 text or a number of epoch seconds (saturated at the ends of the range).
+    public func time(_ name: String) -> Timestamp? {
+        switch attributes?[name] {
+        case .string(let text)?: TimestampParser.parse(text)
+        case .number(let seconds)?: seconds.isNaN ? nil : Timestamp(seconds: seconds)
+        default: nil
+        }
     }
 
     public func contains(_ name: String) -> Bool { attributes?[name] != nil }

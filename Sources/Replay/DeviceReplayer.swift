@@ -31,6 +31,8 @@ public final class DeviceReplayer {
     private var deviceCut = false
     /// The serial the next new launch gets (see ``LaunchState/serial``).
     private var nextSerial: UInt32 = 0
+    /// The launches named by the batches received so far, by serial (see ``CompactBatch``).
+    private var fedLaunches: [LaunchHeader] = []
 
     public init(device: String, book: RuleBook, configuration: ReplayConfiguration) {
         self.book = book
@@ -47,9 +49,25 @@ public final class DeviceReplayer {
     /// check then copies only that.
     public func receive(_ event: borrowing Event, emit: (Finding) -> Void) {
         let launch = launchState(for: event)
-        let event = ReplayEvent(event, launch: launch.serial, texts: state.texts)
+        replay(ReplayEvent(event, launch: launch.serial, texts: state.texts), in: launch, emit: emit)
+    }
+
+    /// Replays the events of a batch made for this device on another thread (see ``CompactBatch``).
+    /// A device's events come either all as batches or all as ``Event``s.
+    func receive(_ batch: CompactBatch, emit: (Finding) -> Void) {
+        state.texts.append(fedTexts: batch.newTexts)
+        fedLaunches += batch.newLaunches
+        for event in batch.events {
+            guard let launch = launchState(fed: event) else { continue }
+            replay(event, in: launch, emit: emit)
+        }
+    }
+
+    private func replay(_ event: ReplayEvent, in launch: LaunchState, emit: (Finding) -> Void) {
         let kind = event.kind
         let ordinal = kind.ordinal
+        // The life cycle moves first: every check reads the state after the event.
+        launch.apply(event, kind: kind, texts: state.texts)
         let context = ReplayContext(device: state, launch: launch)
         // Indexing the tables in place: copying a `Dispatch` per event would retain its arrays.
         let isExtension = launch.isExtension
@@ -107,17 +125,34 @@ public final class DeviceReplayer {
     private func findLaunchState(for event: borrowing Event) -> LaunchState {
         if let launch = live[event.launch] { return launch }
         if let launch = ended[event.launch] { return launch }
-        let processKey = event.process ?? "app"
         let serial = nextSerial
         nextSerial &+= 1
         let first = ReplayEvent(event, launch: serial, texts: state.texts)
+        return startLaunch(LaunchHeader(launch: event.launch, process: event.process), serial: serial, first: first)
+    }
+
+    /// The launch of a batch's event, begun at its first event (nil for a serial no batch named,
+    /// which a reader of this module's batches never makes).
+    private func launchState(fed event: ReplayEvent) -> LaunchState? {
+        if let current, current.serial == event.launch { return current }
+        guard Int(event.launch) < fedLaunches.count else { return nil }
+        let header = fedLaunches[Int(event.launch)]
+        let found = live[header.launch] ?? ended[header.launch] ?? startLaunch(header, serial: event.launch, first: event)
+        current = found
+        return found
+    }
+
+    /// Begins the launch `header` names at `first`, ending the live launch of the same process
+    /// (a new launch of a process means the old one ended without a word).
+    private func startLaunch(_ header: LaunchHeader, serial: UInt32, first: ReplayEvent) -> LaunchState {
+        let processKey = header.process ?? "app"
         if let previousID = liveByProcess[processKey], let previous = live[previousID] {
             end(previous, .superseded(by: first))
         }
-        let launch = LaunchState(first: event, serial: serial, compact: first)
+        let launch = LaunchState(header, serial: serial, first: first)
         launch.checks = book.blueprints.indices.map(launchCheck)
-        live[event.launch] = launch
-        liveByProcess[processKey] = event.launch
+        live[header.launch] = launch
+        liveByProcess[processKey] = header.launch
         return launch
     }
 
@@ -139,6 +174,7 @@ public final class DeviceReplayer {
         if liveByProcess[processKey] == launch.launch { liveByProcess[processKey] = nil }
         if case .endOfLog = ending, deviceCut { launch.logCutShort = true }
         if cutLaunches.remove(launch.launch) != nil { launch.logCutShort = true }
+        launch.ended()
         let context = ReplayContext(device: state, launch: launch)
         let dispatch = launch.isExtension ? book.appExtension : book.app
         for index in dispatch.launchBlueprints {

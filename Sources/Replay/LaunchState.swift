@@ -21,63 +21,49 @@ public final class LaunchState {
     /// the replay asks it for every event.
     public let isExtension: Bool
 
+    /// The launch's life cycle after the events replayed so far, applied by the replay before
+    /// any check sees an event. The fields checks read most are accessors below.
+    public var lifecycle: AppLifecycle { machine }
+    /// What ``lifecycle`` said of the event being replayed: nil for a legal move. Checks that
+    /// judge order pass over an event with a breach, so that one bad event yields one finding.
+    public var breach: LifecycleBreach? { currentBreach }
+
     /// The app's state after the events replayed so far.
-    public var state: AppState {
-        get { fields.state }
-        set { fields.state = newValue }
-    }
+    public var state: AppState { machine.state }
+    /// True once the launch logged a scene event: its app state follows from its scenes.
+    public var isSceneBased: Bool { machine.isSceneBased }
+    /// The launch's scenes and their states.
+    public var scenes: SceneStates { machine.scenes }
     /// The state before the event being replayed (equal to ``state`` when the event moved nothing).
-    public var stateBefore: AppState {
-        get { fields.stateBefore }
-        set { fields.stateBefore = newValue }
-    }
-    /// True while ``state`` is a guess: the log of this launch began after its `launch` (the file
-    /// started mid-launch) or the launch was a prewarm, and no life-cycle move has confirmed a
-    /// state yet. The guess is ``AppState/background``; the next life-cycle event is accepted
-    /// whatever it is and sets the state it implies (a `terminate` leaves the flag as it was, so
-    /// that the end of the launch knows its state was a guess).
-    public var stateInferred: Bool {
-        get { fields.stateInferred }
-        set { fields.stateInferred = newValue }
-    }
-    /// True when the lifecycle check found the event being replayed impossible (an illegal
-    /// transition, app code run while suspended, an event after the launch's `terminate`) and
-    /// reported it. Checks that judge order pass over such an event, so that one bad event yields
-    /// one finding; the replay goes on in the state the event implies.
-    public var lifecycleBreach: Bool {
-        get { fields.lifecycleBreach }
-        set { fields.lifecycleBreach = newValue }
-    }
+    public var stateBefore: AppState { machine.stateBefore }
+    /// True while ``state`` is a guess (see ``AppLifecycle/stateInferred``).
+    public var stateInferred: Bool { machine.stateInferred }
+    /// True when the event being replayed is not a legal move of the life cycle (``breach``).
+    public var lifecycleBreach: Bool { currentBreach != nil }
     /// The `launch` event, when it was logged.
-    @exclusivity(unchecked) public var launchEvent: ReplayEvent?
-    /// The `terminate` event, once the process has ended.
-    @exclusivity(unchecked) public var terminated: ReplayEvent?
-    /// True once `didFinishLaunching` returned (its `end`), or at the latest at the first
-    /// life-cycle move after launching (`didBecomeActive`, `didEnterBackground`, `suspend`, …,
-    /// for an app that does not log `didFinishLaunching`): the launch sequence is over. For a log
-    /// that began mid-launch it stays false until one of those is seen.
-    @exclusivity(unchecked) public var launchSequenceEnded = false
-    /// The `begin` of a `didEnterBackground` call that has not returned yet.
-    @exclusivity(unchecked) public var didEnterBackgroundBegin: ReplayEvent?
-    /// The event that started the current background period (`didEnterBackground` begin, or the
-    /// `launch`/`resume` into the background); nil in the foreground and when suspended. A
-    /// `didEnterBackground` after a launch or resume into the background does not move it (the
-    /// period began at the launch or resume). A `terminate` leaves it as it was, so that budgets
-    /// can still be measured when the launch ends.
-    @exclusivity(unchecked) public var backgroundSince: ReplayEvent?
+    public var launchEvent: ReplayEvent? { machine.launchEvent }
+    /// True once the launch sequence is over (see ``AppLifecycle/launchSequenceEnded``).
+    public var launchSequenceEnded: Bool { machine.launchSequenceEnded }
+    /// The `begin` of an app-level `didEnterBackground` call that has not returned yet.
+    public var didEnterBackgroundBegin: ReplayEvent? { machine.didEnterBackgroundBegin }
+    /// The event that started the current background period (see ``AppLifecycle/backgroundSince``).
+    public var backgroundSince: ReplayEvent? { machine.backgroundSince }
     /// The latest `backgroundTimeRemaining` reading of the current background period.
-    @exclusivity(unchecked) public var lastTimeRemaining: ReplayEvent?
+    public var lastTimeRemaining: ReplayEvent? { machine.lastTimeRemaining }
+    /// The `terminate` event, once the process has ended.
+    @exclusivity(unchecked) public internal(set) var terminated: ReplayEvent?
     /// `BGTaskSchedulerPermittedIdentifiers` from this launch's `config`, if logged.
-    @exclusivity(unchecked) public var permittedIdentifiers: [String]?
+    @exclusivity(unchecked) public private(set) var permittedIdentifiers: [String]?
     /// `UIBackgroundModes` from this launch's `config`, if logged.
-    @exclusivity(unchecked) public var backgroundModes: [String]?
+    @exclusivity(unchecked) public private(set) var backgroundModes: [String]?
     /// Identifiers passed to `bgtask.register` in this launch.
-    @exclusivity(unchecked) public var registered: Set<TextID> = []
+    @exclusivity(unchecked) public private(set) var registered: Set<TextID> = []
     /// The first and the latest event of the launch.
     public let firstEvent: ReplayEvent
     @exclusivity(unchecked) public internal(set) var lastEvent: ReplayEvent
-    /// Findings of this launch whose rule ``Rule/explainsTermination``.
-    @exclusivity(unchecked) public internal(set) var explanations: [Finding] = []
+    /// Findings of this launch whose rule ``Rule/explainsTermination``, in the order they were
+    /// reported or said to still stand.
+    @exclusivity(unchecked) public internal(set) var explanations: [Explanation] = []
     /// Work still open when the launch's log ended without a `terminate` (see ``OpenWork``),
     /// filled by the checks while the launch ends.
     @exclusivity(unchecked) public var openWork: [OpenWork] = []
@@ -86,30 +72,43 @@ public final class LaunchState {
     /// that it ended. See ``Replayer/logWasCutShort(device:launch:)``.
     @exclusivity(unchecked) public internal(set) var logCutShort = false
 
-    /// The fields the lifecycle check reads and sets for every event, behind accessors: a
-    /// check in another module accesses a stored property directly, and checks its exclusivity
-    /// at run time despite `@exclusivity(unchecked)` (4.3 checks an event in the lifecycle
-    /// check's profile); the accessors' own accesses are not checked.
-    private struct LifecycleFields {
-        var state = AppState.notRunning
-        var stateBefore = AppState.notRunning
-        var stateInferred = false
-        var lifecycleBreach = false
-    }
-
-    @exclusivity(unchecked) private var fields = LifecycleFields()
+    /// The life cycle and the breach of the current event, behind accessors: a check in another
+    /// module that accessed a stored property directly would check its exclusivity at run time
+    /// despite `@exclusivity(unchecked)`; the accessors' own accesses are not checked.
+    @exclusivity(unchecked) private var machine: AppLifecycle
+    @exclusivity(unchecked) private var currentBreach: LifecycleBreach?
 
     /// One slot per blueprint of the rule book: this launch's instance, or nil.
     @exclusivity(unchecked) var checks: [(any Check)?] = []
 
-    /// The state of the launch that `event` begins; `first` is its compact form.
-    init(first event: borrowing Event, serial: UInt32, compact first: ReplayEvent) {
-        launch = event.launch
+    /// The state of the launch `header` names, numbered `serial`, which `first` begins.
+    init(_ header: LaunchHeader, serial: UInt32, first: ReplayEvent) {
+        launch = header.launch
         self.serial = serial
-        process = event.process
-        isExtension = event.isExtension
+        process = header.process
+        isExtension = header.process?.hasPrefix("extension:") ?? false
         firstEvent = first
         lastEvent = first
+        machine = AppLifecycle(isExtension: isExtension)
+    }
+
+    /// Applies `event` to the life cycle and records what it tells of the launch (its `config`,
+    /// its registered identifiers), before any check sees it; `texts` reads a `config`.
+    func apply(_ event: ReplayEvent, kind: EventKind, texts: TextTable) {
+        currentBreach = machine.apply(event, kind: kind, terminated: terminated)
+        guard !machine.hasEnded else { return }
+        if kind == .config, case .config(let attrs) = event.details {
+            let config = AttributeReader(attrs.map { texts[$0] })
+            permittedIdentifiers = config.strings("permitted_identifiers")
+            backgroundModes = config.strings("background_modes")
+        } else if kind == .bgtaskRegister, let identifier = event.identifier {
+            registered.insert(identifier)
+        }
+    }
+
+    /// The launch ended: later events are judged as coming after its end.
+    func ended() {
+        machine.launchEnded()
     }
 }
 

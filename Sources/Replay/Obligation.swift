@@ -10,6 +10,8 @@ public struct Obligation: Sendable {
     /// What pairs an opening with its discharge.
     public enum Key: Sendable {
         case task, call, identifier
+        /// The `scene` of a scene event (v1.1): one open per scene.
+        case scene
         /// At most one open at a time (a callback's `begin` and `end`).
         case none
     }
@@ -111,6 +113,7 @@ public struct Obligation: Sendable {
         case .task: event.task.map { "task \($0)" }
         case .call: event.call.map { "call \($0)" }
         case .identifier: event.identifier
+        case .scene: event.scene.map { "scene \($0)" }
         case .none: nil
         }
         return event.name + (keyText.map { " (\($0))" } ?? "")

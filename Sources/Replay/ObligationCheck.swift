@@ -81,6 +81,7 @@ final class ObligationCheck: Check {
         case .task: event.task.map(OpenKey.task)
         case .call: event.call.map(OpenKey.text)
         case .identifier: event.identifier.map(OpenKey.text)
+        case .scene: OpenKey.text(event.scene ?? .empty)
         case .none: OpenKey.none
         }
     }

@@ -12,12 +12,21 @@ public protocol OpenSet: Hashable, Sendable, BitwiseCopyable {
 
 extension OpenSet {
     /// The value of `text`: a listed case, or `.other` with the text numbered in `texts`.
-    init(_ text: String, texts: TextTable) {
+    init(_ text: String, texts: inout some TextNumbering) {
         for (listedText, value) in Self.listed where listedText == text {
             self = value
             return
         }
         self = .other(texts.id(text))
+    }
+
+    /// The value of the text whose UTF-8 bytes these are.
+    init(utf8 bytes: UnsafeRawBufferPointer, texts: inout TextTableFeed) {
+        for (listedText, value) in Self.listed where listedText.utf8.elementsEqual(bytes) {
+            self = value
+            return
+        }
+        self = .other(texts.id(utf8: bytes))
     }
 
     /// The value as it was written.
@@ -40,9 +49,10 @@ public enum Phase: OpenSet {
     public static let listed: [(text: String, value: Phase)] = [("begin", .begin), ("end", .end)]
 }
 
-/// `reason` of a `launch`, `resume` or `terminate` (trace format v1).
+/// `reason` of a `launch`, `resume` or `terminate` (trace format v1.1: `resource` is the kill of an
+/// app that held a shared resource when it would have been suspended).
 public enum Reason: OpenSet {
-    case user, system, prewarm, quiet, watchdog, memory, assertionTimeout, crash
+    case user, system, prewarm, quiet, watchdog, memory, assertionTimeout, crash, resource
     case other(TextID)
 
     public var otherText: TextID? {
@@ -53,6 +63,7 @@ public enum Reason: OpenSet {
     public static let listed: [(text: String, value: Reason)] = [
         ("user", .user), ("system", .system), ("prewarm", .prewarm), ("quiet", .quiet),
         ("watchdog", .watchdog), ("memory", .memory), ("assertion-timeout", .assertionTimeout), ("crash", .crash),
+        ("resource", .resource),
     ]
 }
 
@@ -70,4 +81,24 @@ public enum Cause: OpenSet {
         ("bgtask", .bgtask), ("fetch", .fetch), ("push", .push), ("urlsession", .urlsession),
         ("location", .location), ("audio", .audio), ("nse", .nse),
     ]
+}
+
+/// `kind` of a `resource.acquire` (trace format v1.1): a shared system resource, or a listener.
+public enum ResourceKind: OpenSet {
+    case fileLock, database, camera, microphone, bonjour, socket
+    case other(TextID)
+
+    public var otherText: TextID? {
+        if case .other(let id) = self { return id }
+        return nil
+    }
+
+    public static let listed: [(text: String, value: ResourceKind)] = [
+        ("file-lock", .fileLock), ("database", .database), ("camera", .camera), ("microphone", .microphone),
+        ("bonjour", .bonjour), ("socket", .socket),
+    ]
+
+    /// A Bonjour service or a listening socket: what the app opens to answer requests, rather than
+    /// a resource other processes wait for.
+    public var isListener: Bool { self == .bonjour || self == .socket }
 }

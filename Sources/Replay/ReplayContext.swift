@@ -52,12 +52,14 @@ public struct ReplayContext {
         return AttributeReader(attrs.map { device.texts[$0] })
     }
 
-    /// Reports a finding of `rule` at `event` (the moment the breach became evident).
+    /// Reports a finding of `rule` at `event` (the moment the breach became evident). For a rule
+    /// that ``Rule/explainsTermination``, `detail` is the cause in words for the sentence of a kill
+    /// the finding explains (see ``Explanation/detail``).
     @discardableResult
     public func report(
         _ rule: Rule, at event: ReplayEvent, events: [ReplayEvent], message: String, budget: BudgetName? = nil,
         budgetSeconds: Double? = nil, measured: Double? = nil, unit: String? = nil, explainedBy: Finding? = nil,
-        factors: [Finding.Factor] = []
+        detail: String? = nil, factors: [Finding.Factor] = []
     ) -> Finding {
         #if DEBUG
         assert(declaredRules?.contains(rule.id) ?? true, "a check reported \(rule.id), which its blueprint does not declare")
@@ -71,8 +73,15 @@ public struct ReplayContext {
             message: message,
             explainedBy: explainedBy.map { FindingRef(rule: $0.rule, ts: $0.ts) }, factors: factors)
         device.emit(finding)
-        if rule.explainsTermination { launch.explanations.append(finding) }
+        if rule.explainsTermination { launch.explanations.append(Explanation(finding: finding, at: event.ts, detail: detail)) }
         return finding
+    }
+
+    /// Says that the breach of `finding`, reported earlier in this launch, still stands at `event`
+    /// (a resource still held): a kill from then on is explained by it, as by a finding reported at
+    /// `event`, though the breach is reported only once. `detail` as for ``report(_:at:events:message:budget:budgetSeconds:measured:unit:explainedBy:detail:)``.
+    public func stillExplains(_ finding: Finding, at event: ReplayEvent, detail: String? = nil) {
+        launch.explanations.append(Explanation(finding: finding, at: event.ts, detail: detail))
     }
 
     /// A number a finding can carry into JSON: NaN is no measurement, ±∞ the largest finite value.

@@ -55,6 +55,15 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         case config(TextID?)
         /// `bgtask.launch` or `bgtask.expire` forced from the debugger (`simulated: true`).
         case simulated
+        /// A scene event, or a `snapshot`: the `scene` id (v1.1).
+        case scene(TextID?)
+        /// `resource.acquire` (with its `kind`) or `resource.release` (kind nil): the resource's id
+        /// (a number is kept as its decimal text).
+        case resource(id: TextID?, kind: ResourceKind?)
+        /// `urlsession.task.create`: its `earliest_begin` (nil when absent or not a time), its
+        /// `discretionary` flag, and whether it states each expected byte count (a number ≥ 0;
+        /// a negative one is `NSURLSessionTransferSizeUnknown`, the default).
+        case urlSessionTask(earliestBegin: Timestamp?, discretionary: Bool?, statesSend: Bool, statesReceive: Bool)
         /// `power`: Low Power Mode, the battery level (0…1) and whether it charges.
         case power(lowPowerMode: Bool?, battery: Double?, charging: Bool?)
         /// `refreshStatus`: `backgroundRefreshStatus` (nil for a value none of the three).
@@ -76,7 +85,8 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
     /// The compact form of `event`, of the launch numbered `launch`, its texts numbered in `texts`.
     ///
     /// Borrowed, field by field: copying the whole event would retain each of its strings.
-    public init(_ event: borrowing Event, launch: UInt32, texts: TextTable) {
+    public init(_ event: borrowing Event, launch: UInt32, texts table: TextTable) {
+        var texts = table
         ts = event.ts
         mono = event.mono
         seq = event.seq
@@ -84,59 +94,98 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         rowID = event.rowID
         self.launch = launch
         kind = event.kind
-        phase = event.phase.map { Phase($0, texts: texts) }
-        reason = event.reason.map { Reason($0, texts: texts) }
-        cause = event.cause.map { Cause($0, texts: texts) }
+        phase = event.phase.map { Phase($0, texts: &texts) }
+        reason = event.reason.map { Reason($0, texts: &texts) }
+        cause = event.cause.map { Cause($0, texts: &texts) }
         success = event.success
         identifier = event.identifier.map(texts.id)
         call = event.call.map(texts.id)
         result = event.result.map(texts.id)
         otherName = kind == .other ? texts.id(event.name) : nil
-        switch kind {
-        case .pushReceive, .bgtaskSubmit, .backgroundTimeRemaining, .beginBackgroundTask, .config, .power,
-            .refreshStatus, .network, .fetchSetMinimumInterval:
-            details = Self.details(kind: kind, attrs: event.attrs, texts: texts)
-        case .bgtaskLaunch, .bgtaskExpire:
-            // Most runs carry no attributes: look for the flag only where its name appears.
-            let simulated = event.attrs.map { $0.contains("\"simulated\"") && AttributeReader($0, only: ["simulated"]).bool("simulated") == true }
-            details = simulated == true ? .simulated : .none
-        default:
-            details = .none
-        }
+        let attrs = event.attrs
+        details = Self.details(kind: kind, attrs: { attrs }, texts: &texts)
     }
 
-    private static func details(kind: EventKind, attrs: String?, texts: TextTable) -> Details {
+    /// The compact form of an event read as numbers and UTF-8 bytes (a row of the store), of the
+    /// launch numbered `launch`: no string is made but for a text `texts` sees for the first time
+    /// and the `attrs` of the few kinds whose attributes a rule reads.
+    public init(_ raw: RawEventFields, launch: UInt32, texts: inout TextTableFeed) {
+        ts = raw.ts
+        mono = raw.mono
+        seq = raw.seq
+        task = raw.task
+        rowID = raw.rowID
+        self.launch = launch
+        kind = EventKind(utf8: raw.name)
+        phase = raw.phase.map { Phase(utf8: $0, texts: &texts) }
+        reason = raw.reason.map { Reason(utf8: $0, texts: &texts) }
+        cause = raw.cause.map { Cause(utf8: $0, texts: &texts) }
+        success = raw.success
+        identifier = raw.identifier.map { texts.id(utf8: $0) }
+        call = raw.call.map { texts.id(utf8: $0) }
+        result = raw.result.map { texts.id(utf8: $0) }
+        otherName = kind == .other ? texts.id(utf8: raw.name) : nil
+        let attrs = raw.attrs
+        details = Self.details(kind: kind, attrs: { attrs.map { String(decoding: $0, as: UTF8.self) } }, texts: &texts)
+    }
+
+    /// The typed attributes of an event of `kind`; `attrs` is asked only for a kind that has some.
+    private static func details(kind: EventKind, attrs: () -> String?, texts: inout some TextNumbering) -> Details {
         switch kind {
         case .pushReceive:
-            let attributes = AttributeReader(attrs, only: ["content_available", "priority", "push_type"])
+            let attributes = AttributeReader(attrs(), only: ["content_available", "priority", "push_type"])
             return .push(
                 contentAvailable: attributes.bool("content_available"), priority: attributes.int("priority"),
-                pushType: attributes.string("push_type").map(texts.id))
+                pushType: attributes.string("push_type").map { texts.id($0) })
         case .bgtaskSubmit:
-            let attributes = AttributeReader(attrs, only: ["type", "error", "earliest_begin", "requires_power", "requires_network"])
+            let attributes = AttributeReader(attrs(), only: ["type", "error", "earliest_begin", "requires_power", "requires_network"])
             return .submit(
-                type: attributes.string("type").map(texts.id), error: attributes.string("error").map(texts.id),
+                type: attributes.string("type").map { texts.id($0) }, error: attributes.string("error").map { texts.id($0) },
                 earliestBegin: attributes.time("earliest_begin"), requiresPower: attributes.bool("requires_power"),
                 requiresNetwork: attributes.bool("requires_network"))
         case .backgroundTimeRemaining:
-            return .timeRemaining(AttributeReader(attrs, only: ["value"]).double("value"))
+            return .timeRemaining(AttributeReader(attrs(), only: ["value"]).double("value"))
         case .beginBackgroundTask:
-            return .backgroundTask(name: AttributeReader(attrs, only: ["name"]).string("name").map(texts.id))
+            return .backgroundTask(name: AttributeReader(attrs(), only: ["name"]).string("name").map { texts.id($0) })
         case .config:
-            return .config(attrs.map(texts.id))
+            return .config(attrs().map { texts.id($0) })
+        case .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive, .sceneWillResignActive,
+             .sceneDidEnterBackground, .sceneDidDisconnect, .snapshot:
+            guard let attrs = attrs() else { return kind == .snapshot ? .none : .scene(nil) }
+            let scene = AttributeReader(attrs, only: ["scene"]).string("scene").map { texts.id($0) }
+            return kind == .snapshot && scene == nil ? .none : .scene(scene)
+        case .bgtaskLaunch, .bgtaskExpire:
+            // Most runs carry no attributes: look for the flag only where its name appears.
+            guard let attrs = attrs(), attrs.contains("\"simulated\""),
+                  AttributeReader(attrs, only: ["simulated"]).bool("simulated") == true
+            else { return .none }
+            return .simulated
+        case .resourceAcquire:
+            let attributes = AttributeReader(attrs(), only: ["resource", "kind"])
+            return .resource(
+                id: attributes.identifier("resource").map { texts.id($0) },
+                kind: attributes.string("kind").map { ResourceKind($0, texts: &texts) })
+        case .resourceRelease:
+            return .resource(id: AttributeReader(attrs(), only: ["resource"]).identifier("resource").map { texts.id($0) }, kind: nil)
+        case .urlsessionTaskCreate:
+            let attributes = AttributeReader(attrs(), only: ["earliest_begin", "discretionary", "expected_send", "expected_receive"])
+            return .urlSessionTask(
+                earliestBegin: attributes.time("earliest_begin"), discretionary: attributes.bool("discretionary"),
+                statesSend: attributes.double("expected_send").map { $0 >= 0 } ?? false,
+                statesReceive: attributes.double("expected_receive").map { $0 >= 0 } ?? false)
         case .power:
-            let attributes = AttributeReader(attrs, only: ["low_power_mode", "battery", "charging"])
+            let attributes = AttributeReader(attrs(), only: ["low_power_mode", "battery", "charging"])
             return .power(
                 lowPowerMode: attributes.bool("low_power_mode"), battery: attributes.double("battery"),
                 charging: attributes.bool("charging"))
         case .refreshStatus:
-            let status = AttributeReader(attrs, only: ["status"]).string("status")
+            let status = AttributeReader(attrs(), only: ["status"]).string("status")
             return .refreshStatus(status.flatMap { RefreshStatus(text: $0) })
         case .network:
-            let attributes = AttributeReader(attrs, only: ["reachable", "wifi"])
+            let attributes = AttributeReader(attrs(), only: ["reachable", "wifi"])
             return .network(reachable: attributes.bool("reachable"), wifi: attributes.bool("wifi"))
         case .fetchSetMinimumInterval:
-            return .fetchInterval(AttributeReader(attrs, only: ["interval"]).double("interval"))
+            return .fetchInterval(AttributeReader(attrs(), only: ["interval"]).double("interval"))
         default:
             return .none
         }
@@ -154,13 +203,74 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         return interval
     }
 
+    /// The id of the resource a `resource.acquire` or `resource.release` names.
+    public var resource: TextID? {
+        guard case .resource(let id, _) = details else { return nil }
+        return id
+    }
+
+    /// The `kind` of a `resource.acquire`.
+    public var resourceKind: ResourceKind? {
+        guard case .resource(_, let kind) = details else { return nil }
+        return kind
+    }
+
     /// True for a `bgtask.launch` or `bgtask.expire` forced from the debugger.
     public var isSimulated: Bool { details == .simulated }
+
+    /// The `scene` of a scene event or a `snapshot` (nil when it names none).
+    public var scene: TextID? {
+        guard case .scene(let scene) = details else { return nil }
+        return scene
+    }
 
     /// The `value` of a `backgroundTimeRemaining` reading, in seconds.
     public var backgroundTimeRemaining: Double? {
         guard case .timeRemaining(let value) = details else { return nil }
         return value
+    }
+}
+
+/// The fields of one event as a reader holds them: numbers, and texts as UTF-8 bytes that the
+/// reader owns only for the call (a row of the store, before the next step), for making a
+/// ``ReplayEvent`` with no `Event` and no strings in between.
+public struct RawEventFields {
+    public var ts: Timestamp
+    public var mono: Double?
+    public var seq: Int64?
+    public var task: Int64?
+    public var rowID: Int64?
+    public var success: Bool?
+    /// The event's name (`event`).
+    public var name: UnsafeRawBufferPointer
+    public var phase: UnsafeRawBufferPointer?
+    public var reason: UnsafeRawBufferPointer?
+    public var cause: UnsafeRawBufferPointer?
+    public var identifier: UnsafeRawBufferPointer?
+    public var call: UnsafeRawBufferPointer?
+    public var result: UnsafeRawBufferPointer?
+    public var attrs: UnsafeRawBufferPointer?
+
+    public init(
+        ts: Timestamp, mono: Double?, seq: Int64?, task: Int64?, rowID: Int64?, success: Bool?,
+        name: UnsafeRawBufferPointer, phase: UnsafeRawBufferPointer?, reason: UnsafeRawBufferPointer?,
+        cause: UnsafeRawBufferPointer?, identifier: UnsafeRawBufferPointer?, call: UnsafeRawBufferPointer?,
+        result: UnsafeRawBufferPointer?, attrs: UnsafeRawBufferPointer?
+    ) {
+        self.ts = ts
+        self.mono = mono
+        self.seq = seq
+        self.task = task
+        self.rowID = rowID
+        self.success = success
+        self.name = name
+        self.phase = phase
+        self.reason = reason
+        self.cause = cause
+        self.identifier = identifier
+        self.call = call
+        self.result = result
+        self.attrs = attrs
     }
 }
 

@@ -19,18 +19,27 @@ public final class Replayer {
     }
 
     public func receive(_ event: borrowing Event, emit: (Finding) -> Void) {
+        deviceReplayer(event.device).receive(event, emit: emit)
+    }
+
+    /// Replays a batch of events made compact by their reader (see ``CompactBatch``). A device's
+    /// events come either all as batches or all as ``Event``s.
+    public func receive(_ batch: CompactBatch, emit: (Finding) -> Void) {
+        deviceReplayer(batch.device).receive(batch, emit: emit)
+    }
+
+    private func deviceReplayer(_ device: String) -> DeviceReplayer {
+        if let last, last.device == device { return last }
         let replayer: DeviceReplayer
-        if let last, last.device == event.device {
-            replayer = last
-        } else if let known = devices[event.device] {
+        if let known = devices[device] {
             replayer = known
         } else {
-            replayer = DeviceReplayer(device: event.device, book: book, configuration: configuration)
-            for launch in cuts.removeValue(forKey: event.device) ?? [] { replayer.logWasCutShort(launch: launch) }
-            devices[event.device] = replayer
+            replayer = DeviceReplayer(device: device, book: book, configuration: configuration)
+            for launch in cuts.removeValue(forKey: device) ?? [] { replayer.logWasCutShort(launch: launch) }
+            devices[device] = replayer
         }
         last = replayer
-        replayer.receive(event, emit: emit)
+        return replayer
     }
 
     /// Says that the log holding the last event of `launch` of `device` was cut short (a file

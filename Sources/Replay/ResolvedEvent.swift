@@ -22,6 +22,8 @@ public struct ResolvedEvent {
     public var cause: String? { event.cause?.text(in: texts) }
     public var identifier: String? { event.identifier.map { texts[$0] } }
     public var call: String? { event.call.map { texts[$0] } }
+    /// The `scene` of a scene event or a `snapshot`.
+    public var scene: String? { event.scene.map { texts[$0] } }
 
     /// The `name` attribute of a `beginBackgroundTask`.
     public var backgroundTaskName: String? {
@@ -46,6 +48,12 @@ public struct ResolvedEvent {
         guard case .push(_, _, let pushType?) = event.details else { return nil }
         return texts[pushType]
     }
+
+    /// The `resource` a `resource.acquire` or `resource.release` names.
+    public var resource: String? { event.resource.map { texts[$0] } }
+
+    /// The `kind` of a `resource.acquire`, as logged.
+    public var resourceKind: String? { event.resourceKind?.text(in: texts) }
 
     /// The pointer a finding keeps to this event.
     public var reference: EventRef {

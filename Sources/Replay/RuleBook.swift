@@ -4,8 +4,12 @@ import TraceModel
 /// checks that asked for it (a replay must do millions of events a second).
 public struct RuleBook: Sendable {
     public let blueprints: [CheckBlueprint]
-    /// Every rule the blueprints report, in blueprint order.
-    public var rules: [Rule] { blueprints.flatMap(\.rules) }
+    /// Every rule the blueprints report, in blueprint order, each once (two blueprints may
+    /// report one rule: an app's `didEnterBackground` and a scene's share their budget rule).
+    public var rules: [Rule] {
+        var seen = Set<String>()
+        return blueprints.flatMap(\.rules).filter { seen.insert($0.id).inserted }
+    }
 
     /// Which checks run, per process kind: app processes run every check; extension processes
     /// (no UIKit life cycle) only the blueprints that say ``CheckBlueprint/runsOnExtensions``.

@@ -9,6 +9,13 @@ public struct TextID: Hashable, Sendable, BitwiseCopyable {
     public static let empty = TextID(index: 0)
 }
 
+/// Whatever gives texts their numbers for ``ReplayEvent``: the device's ``TextTable`` itself, or
+/// a ``TextTableFeed`` that numbers them on a reading thread and hands the new ones over.
+public protocol TextNumbering {
+    /// The number of `text`, given it if it is new.
+    mutating func id(_ text: String) -> TextID
+}
+
 /// The texts of one device's replay, each kept once and numbered in the order first seen.
 ///
 /// One table per device (``DeviceState/texts``), so that everything a device's events named is
@@ -19,7 +26,7 @@ public struct TextID: Hashable, Sendable, BitwiseCopyable {
 /// the rules read are typed fields of ``ReplayEvent``). It grows with the distinct texts of one
 /// device, which is what the device's checks may hold on to anyway. Not checked for exclusivity
 /// at run time, for the reason given at ``LaunchState``: a table belongs to one device's replay.
-public final class TextTable {
+public final class TextTable: TextNumbering {
     @exclusivity(unchecked) private var texts: [String] = [""]
     @exclusivity(unchecked) private var numbers: [String: UInt32] = ["": 0]
 
@@ -34,6 +41,12 @@ public final class TextTable {
         texts.append(text)
         numbers[text] = index
         return TextID(index: index)
+    }
+
+    /// Takes the texts a ``TextTableFeed`` numbered since its last hand-over, in order, so that
+    /// its numbers are this table's. Only for a table fed by one feed from its start.
+    public func append(fedTexts: [String]) {
+        for text in fedTexts { _ = id(text) }
     }
 
     /// The text numbered `id` (empty for a number this table never gave).

@@ -60,6 +60,33 @@ enum ExampleTraces {
         """
     }
 
+    // MARK: An app that holds a shared resource or a listener
+
+    /// ``active``, then at `ts` 5 the app takes `resource` of `kind` (`seq` 2), and the user leaves
+    /// at 60: willResignActive, didEnterBackground from 60.1 to 60.2, the snapshot at 60.3 (`seq`
+    /// 0–6). Nothing has released the resource; suspension may come next.
+    static func leavingForegroundHolding(_ resource: String, kind: String) -> String {
+        """
+        \(active)
+        {"ts":5,"seq":2,"event":"resource.acquire","resource":"\(resource)","kind":"\(kind)"}
+        {"ts":60,"seq":3,"event":"willResignActive"}
+        {"ts":60.1,"seq":4,"event":"didEnterBackground","phase":"begin"}
+        {"ts":60.2,"seq":5,"event":"didEnterBackground","phase":"end"}
+        {"ts":60.3,"seq":6,"event":"snapshot"}
+        """
+    }
+
+    /// ``backgroundLaunch(cause:)`` for a location update (at `ts` 0.3), during which the app takes
+    /// `resource` of `kind` (0.4) and keeps it through the snapshot at 2 (`seq` 0–5).
+    static func locationUpdateHolding(_ resource: String, kind: String) -> String {
+        """
+        \(backgroundLaunch(cause: "location"))
+        {"ts":0.3,"seq":3,"event":"location.update"}
+        {"ts":0.4,"seq":4,"event":"resource.acquire","resource":"\(resource)","kind":"\(kind)"}
+        {"ts":2,"seq":5,"event":"snapshot"}
+        """
+    }
+
     // MARK: A Notification Service Extension
 
     /// An extension process (`extension:nse`) launched for a notification, which it receives at
@@ -187,6 +214,28 @@ enum ExampleTraces {
         {"ts":3.05,"seq":13,"event":"urlsession.complete","call":1}
         {"ts":3.2,"seq":14,"event":"snapshot"}
         {"ts":3.5,"seq":15,"event":"suspend"}
+        """
+
+    /// ``systemLaunch(_:legacy:)`` for URL session events of `com.example.download` (call 1, at `ts`
+    /// 1), among them the start of task 7, created earlier with an earliest begin date: the system
+    /// hands its delayed request to the app at 1.1 as call 2 (`seq` 0–12).
+    static let delayedRequestDelivered = """
+        \(systemLaunch("urlsession"))
+        {"ts":1,"seq":11,"event":"urlsession.handleEvents","identifier":"com.example.download","call":1}
+        {"ts":1.1,"seq":12,"event":"urlsession.willBeginDelayedRequest","identifier":"com.example.download","task":7,"call":2}
+        """
+
+    /// ``delayedRequestDelivered``, answered at `ts` 1.3 (continue loading); the task finishes at 2.5,
+    /// the session's events end at 3 and their handler is called, then snapshot and suspend
+    /// (`seq` 0–18).
+    static let delayedRequestCompleted = """
+        \(delayedRequestDelivered)
+        {"ts":1.3,"seq":13,"event":"urlsession.delayedRequest.complete","call":2,"disposition":"continueLoading"}
+        {"ts":2.5,"seq":14,"event":"urlsession.task.complete","identifier":"com.example.download","task":7}
+        {"ts":3,"seq":15,"event":"urlsession.didFinishEvents","identifier":"com.example.download"}
+        {"ts":3.05,"seq":16,"event":"urlsession.complete","call":1}
+        {"ts":3.2,"seq":17,"event":"snapshot"}
+        {"ts":3.5,"seq":18,"event":"suspend"}
         """
 
     private static let config = """

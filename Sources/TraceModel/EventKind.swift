@@ -45,6 +45,13 @@ public enum EventKind: String, Sendable, CaseIterable, Hashable, BitwiseCopyable
     case other
 
     public init(name: String) {
+        var name = name
+        self = name.withUTF8 { EventKindTable.shared.lookup(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The kind of the name whose UTF-8 bytes these are, for a reader that has the bytes and no
+    /// string (a row of the store).
+    public init(utf8 name: UnsafeRawBufferPointer) {
         self = EventKindTable.shared.lookup(name)
     }
 
@@ -83,16 +90,13 @@ private struct EventKindTable: Sendable {
         mask = size - 1
     }
 
-    func lookup(_ name: String) -> EventKind {
-        var name = name
-        return name.withUTF8 { bytes in
-            var index = Self.hash(bytes) & mask
-            while let candidate = names[index] {
-                if candidate.elementsEqual(bytes) { return kinds[index] }
-                index = (index + 1) & mask
-            }
-            return .other
+    func lookup(_ bytes: UnsafeRawBufferPointer) -> EventKind {
+        var index = Self.hash(bytes) & mask
+        while let candidate = names[index] {
+            if candidate.elementsEqual(bytes) { return kinds[index] }
+            index = (index + 1) & mask
         }
+        return .other
     }
 
     private static func hash(_ bytes: some Sequence<UInt8>) -> Int {

@@ -18,27 +18,143 @@ extension Store {
     public func forEachEvent(
         devices: DeviceSelection = .all, _ body: (Event) throws -> Void, deviceEnded: (String) throws -> Void
     ) throws -> Int {
+        var builder = StoredEventBuilder()
+        var device: String?
+        var launchID: Int64 = -1
+        var launchEvents: [Event] = []
+        let count = try forEachRow(devices: devices) { row in
+            if row.launch.id != launchID {
+                try Self.flush(&launchEvents, body)
+                if let current = device, current != row.launch.device { try deviceEnded(current) }
+                device = row.launch.device
+                launchID = row.launch.id
+            }
+            let event = builder.event(row)
+            if event.seq == nil || !launchEvents.isEmpty {
+                // Events without seq sort by time among their launch (trace format: "else of ts"),
+                // so such a launch is gathered before it is replayed.
+                launchEvents.append(event)
+            } else {
+                try body(event)
+            }
+        }
+        try Self.flush(&launchEvents, body)
+        if let device { try deviceEnded(device) }
+        return count
+    }
+
+    private static func flush(_ events: inout [Event], _ body: (Event) throws -> Void) throws {
+        guard !events.isEmpty else { return }
+        events.sort { ($0.seq ?? .max, $0.ts, $0.rowID ?? 0) < ($1.seq ?? .max, $1.ts, $1.rowID ?? 0) }
+        for event in events { try body(event) }
+        events.removeAll(keepingCapacity: true)
+    }
+
+    /// Calls `body` for every stored event row, in the order of ``forEachEvent(devices:_:deviceEnded:)``
+    /// except that a launch whose events have no `seq` comes in row order: its reader sorts it
+    /// (by `seq`, then `ts`, then row id). For a reader that makes its own events from the columns
+    /// (the replay's compact events) without an ``Event`` in between. Returns how many rows were read.
+    @discardableResult
+    public func forEachRow(devices: DeviceSelection = .all, _ body: (StoredRow) throws -> Void) throws -> Int {
         try pool.read { db in
-            var reader = try StoredEventReader(db: db, devices: devices)
-            return try reader.run(body, deviceEnded: deviceEnded)
+            var reader = try StoredRowReader(db: db, devices: devices)
+            return try reader.run(body)
         }
     }
 }
 
-/// Reads rows with the C API: building an `Event` per row is the replay's hot loop, and
-/// GRDB's `Row` would copy each value into a `DatabaseValue` first.
-private struct StoredEventColumns {
-    static let device: Int32 = 0, launchID: Int32 = 1, launch: Int32 = 2, rowID: Int32 = 3, ts: Int32 = 4
-    static let seq: Int32 = 5, mono: Int32 = 6, event: Int32 = 7, context: Int32 = 8, phase: Int32 = 9
-    static let reason: Int32 = 10, cause: Int32 = 11, task: Int32 = 12, identifier: Int32 = 13
-    static let call: Int32 = 14, success: Int32 = 15, result: Int32 = 16, attrs: Int32 = 17
+/// One launch as the rows of its events name it: who logged it, and the context of its first row.
+public final class StoredLaunch: Sendable {
+    /// The launch's row id in the store, which no other launch has.
+    public let id: Int64
+    public let device: String
+    public let name: String
+    public let app: String?
+    public let appVersion: String?
+    public let os: String?
+    public let model: String?
+    public let process: String?
+
+    init(id: Int64, device: String, name: String, context: StoredContext?) {
+        self.id = id
+        self.device = device
+        self.name = name
+        app = context?.app
+        appVersion = context?.appVersion
+        os = context?.os
+        model = context?.model
+        process = context?.process
+    }
 }
 
-private struct StoredEventReader {
-    private typealias C = StoredEventColumns
+/// The stored context of an event (`contexts` table).
+public struct StoredContext: Sendable {
+    public var app, appVersion, os, model, process: String?
+}
+
+/// Every stored context by id, read once per replay.
+final class StoredContexts {
+    let byID: [Int64: StoredContext]
+
+    init(_ byID: [Int64: StoredContext]) {
+        self.byID = byID
+    }
+}
+
+/// One stored event row, valid only during the call that receives it: its texts are SQLite's
+/// buffers, read as they are, with no `String` made.
+///
+/// Read with the C API: building an event per row is the replay's hot loop, and GRDB's `Row`
+/// would copy each value into a `DatabaseValue` first.
+public struct StoredRow {
+    /// The event columns that hold text.
+    public enum TextColumn: Int32 {
+        case event = 7, phase = 9, reason = 10, cause = 11, identifier = 13, call = 14, result = 16, attrs = 17
+    }
+
+    fileprivate enum Column {
+        static let device: Int32 = 0, launchID: Int32 = 1, launch: Int32 = 2, rowID: Int32 = 3, ts: Int32 = 4
+        static let seq: Int32 = 5, mono: Int32 = 6, context: Int32 = 8, task: Int32 = 12, success: Int32 = 15
+    }
+
+    private let stmt: OpaquePointer
+    private let contexts: StoredContexts
+    /// The launch the row belongs to (the same object for every row of a launch).
+    public let launch: StoredLaunch
+
+    fileprivate init(stmt: OpaquePointer, launch: StoredLaunch, contexts: StoredContexts) {
+        self.stmt = stmt
+        self.launch = launch
+        self.contexts = contexts
+    }
+
+    /// The row's own context (`app`, `app_version`, `os`, `model`, `process`).
+    public var context: StoredContext? { contexts.byID[sqlite3_column_int64(stmt, Column.context)] }
+
+    public var rowID: Int64 { sqlite3_column_int64(stmt, Column.rowID) }
+    public var ts: Timestamp { Timestamp(microseconds: sqlite3_column_int64(stmt, Column.ts)) }
+    public var seq: Int64? { integer(Column.seq) }
+    public var mono: Double? {
+        sqlite3_column_type(stmt, Column.mono) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, Column.mono)
+    }
+    public var task: Int64? { integer(Column.task) }
+    public var success: Bool? { integer(Column.success).map { $0 != 0 } }
+
+    /// The UTF-8 bytes of a text column (nil for NULL), valid until the next row is read.
+    public func bytes(_ column: TextColumn) -> UnsafeRawBufferPointer? {
+        guard let pointer = sqlite3_column_text(stmt, column.rawValue) else { return nil }
+        return UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(stmt, column.rawValue)))
+    }
+
+    private func integer(_ column: Int32) -> Int64? {
+        sqlite3_column_type(stmt, column) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, column)
+    }
+}
+
+private struct StoredRowReader {
+    private typealias C = StoredRow.Column
     private let statement: Statement
-    private let contexts: [Int64: (app: String?, appVersion: String?, os: String?, model: String?, process: String?)]
-    private var interner = TextInterner()
+    private let contexts: StoredContexts
 
     init(db: Database, devices: Store.DeviceSelection) throws {
         var filter = ""
@@ -58,14 +174,14 @@ private struct StoredEventReader {
             """)
         // Bound by length, as the names were stored (see `ExactStatement`).
         try ExactStatement.bind(names.map { ExactValue.text($0) }, to: statement)
-        self.contexts = try Self.contexts(in: db)
+        self.contexts = StoredContexts(try Self.contexts(in: db))
     }
 
     /// Every context, its texts read by length so that a NUL inside one survives.
-    private static func contexts(in db: Database) throws -> [Int64: (String?, String?, String?, String?, String?)] {
+    private static func contexts(in db: Database) throws -> [Int64: StoredContext] {
         let statement = try db.makeStatement(sql: "SELECT id, app, app_version, os, model, process FROM contexts")
         let stmt = statement.sqliteStatement
-        var contexts: [Int64: (String?, String?, String?, String?, String?)] = [:]
+        var contexts: [Int64: StoredContext] = [:]
         while true {
             let code = sqlite3_step(stmt)
             if code == SQLITE_DONE { return contexts }
@@ -73,83 +189,55 @@ private struct StoredEventReader {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading contexts for replay")
             }
             let text = { ExactStatement.text(stmt, $0) }
-            contexts[sqlite3_column_int64(stmt, 0)] = (text(1), text(2), text(3), text(4), text(5))
+            contexts[sqlite3_column_int64(stmt, 0)] = StoredContext(
+                app: text(1), appVersion: text(2), os: text(3), model: text(4), process: text(5))
         }
     }
 
-    mutating func run(_ body: (Event) throws -> Void, deviceEnded: (String) throws -> Void) throws -> Int {
+    mutating func run(_ body: (StoredRow) throws -> Void) throws -> Int {
         let stmt = statement.sqliteStatement
-        var device: String?
-        var launchID: Int64 = -1
-        var launch = ""
+        var launch: StoredLaunch?
         var count = 0
-        var launchEvents: [Event] = []
-        var launchNeedsSort = false
         while true {
             let code = sqlite3_step(stmt)
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading events for replay")
             }
-            let rowLaunch = sqlite3_column_int64(stmt, C.launchID)
-            if rowLaunch != launchID {
-                try flush(&launchEvents, sorted: launchNeedsSort, body)
-                launchNeedsSort = false
-                let rowDevice = text(stmt, C.device) ?? ""
-                if let current = device, current != rowDevice { try deviceEnded(current) }
-                device = rowDevice
-                launchID = rowLaunch
-                launch = text(stmt, C.launch) ?? ""
+            let launchID = sqlite3_column_int64(stmt, C.launchID)
+            if launch?.id != launchID {
+                // The context of a launch's first row names its process (a launch is one process).
+                let device = ExactStatement.text(stmt, C.device) ?? ""
+                let name = ExactStatement.text(stmt, C.launch) ?? ""
+                launch = StoredLaunch(
+                    id: launchID, device: device, name: name, context: contexts.byID[sqlite3_column_int64(stmt, C.context)])
             }
-            let event = makeEvent(stmt, device: device!, launch: launch)
+            guard let launch else { continue }
             count += 1
-            if event.seq == nil || !launchEvents.isEmpty {
-                // Events without seq sort by time among their launch (trace format: "else of ts"),
-                // so such a launch is gathered before it is replayed.
-                launchEvents.append(event)
-                launchNeedsSort = true
-            } else {
-                try body(event)
-            }
+            try body(StoredRow(stmt: stmt, launch: launch, contexts: contexts))
         }
-        try flush(&launchEvents, sorted: launchNeedsSort, body)
-        if let device { try deviceEnded(device) }
         return count
     }
+}
 
-    private func flush(_ events: inout [Event], sorted: Bool, _ body: (Event) throws -> Void) throws {
-        guard !events.isEmpty else { return }
-        if sorted {
-            events.sort { ($0.seq ?? .max, $0.ts, $0.rowID ?? 0) < ($1.seq ?? .max, $1.ts, $1.rowID ?? 0) }
-        }
-        for event in events { try body(event) }
-        events.removeAll(keepingCapacity: true)
-    }
+/// Makes ``Event``s of stored rows, reusing one `String` per distinct short text.
+private struct StoredEventBuilder {
+    private var interner = TextInterner()
 
-    private mutating func makeEvent(_ stmt: OpaquePointer, device: String, launch: String) -> Event {
-        let context = contexts[sqlite3_column_int64(stmt, C.context)]
+    mutating func event(_ row: StoredRow) -> Event {
+        let context = row.context
         return Event(
-            ts: Timestamp(microseconds: sqlite3_column_int64(stmt, C.ts)), device: device, launch: launch,
-            name: interned(stmt, C.event) ?? "", seq: integer(stmt, C.seq),
-            mono: sqlite3_column_type(stmt, C.mono) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, C.mono),
+            ts: row.ts, device: row.launch.device, launch: row.launch.name,
+            name: interned(row, .event) ?? "", seq: row.seq, mono: row.mono,
             app: context?.app, appVersion: context?.appVersion, os: context?.os, model: context?.model,
-            process: context?.process, phase: interned(stmt, C.phase), reason: interned(stmt, C.reason),
-            cause: interned(stmt, C.cause), task: integer(stmt, C.task), identifier: interned(stmt, C.identifier),
-            call: text(stmt, C.call), success: integer(stmt, C.success).map { $0 != 0 },
-            result: interned(stmt, C.result), attrs: text(stmt, C.attrs), rowID: sqlite3_column_int64(stmt, C.rowID))
+            process: context?.process, phase: interned(row, .phase), reason: interned(row, .reason),
+            cause: interned(row, .cause), task: row.task, identifier: interned(row, .identifier),
+            call: row.bytes(.call).map { String(decoding: $0, as: UTF8.self) }, success: row.success,
+            result: interned(row, .result), attrs: row.bytes(.attrs).map { String(decoding: $0, as: UTF8.self) },
+            rowID: row.rowID)
     }
 
-    private func integer(_ stmt: OpaquePointer, _ column: Int32) -> Int64? {
-        sqlite3_column_type(stmt, column) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, column)
-    }
-
-    private func text(_ stmt: OpaquePointer, _ column: Int32) -> String? {
-        ExactStatement.text(stmt, column)
-    }
-
-    private mutating func interned(_ stmt: OpaquePointer, _ column: Int32) -> String? {
-        guard let pointer = sqlite3_column_text(stmt, column) else { return nil }
-        let count = Int(sqlite3_column_bytes(stmt, column))
-        return interner.string(UnsafeRawBufferPointer(start: pointer, count: count))
+    private mutating func interned(_ row: StoredRow, _ column: StoredRow.TextColumn) -> String? {
+        row.bytes(column).map { interner.string($0) }
     }
 }

@@ -16,7 +16,7 @@ enum LifecycleReplay {
     }
 
     static let ownRules: Set<String> = [
-        "illegal-transition", "event-after-terminate", "event-while-suspended", "launch-sequence",
+        "illegal-transition", "scene-illegal-transition", "event-after-terminate", "event-while-suspended", "launch-sequence",
         "background-launch-sequence", "background-resume-sequence", "foreground-to-background-sequence",
         "did-enter-background-overrun", "termination-explained", "termination-unexplained",
     ]

@@ -47,9 +47,9 @@ public struct Analyzer: Sendable {
         let replayer = Replayer(book: book, configuration: options.configuration)
         let storeReplay = StoreReplay(store: store, devices: options.devices)
         for cut in try storeReplay.cutShortLaunches() { replayer.logWasCutShort(device: cut.device, launch: cut.launch) }
-        let events = try storeReplay.run { event in
-            replayed += 1
-            replayer.receive(event, emit: keep)
+        let events = try storeReplay.run { batch in
+            replayed += batch.events.count
+            replayer.receive(batch, emit: keep)
         } deviceEnded: { device in
             devices += 1
             replayer.finish(device: device, emit: keep)

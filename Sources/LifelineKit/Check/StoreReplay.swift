@@ -4,44 +4,35 @@ import Replay
 import TraceModel
 import TraceStore
 
-/// Replays the store on two cores: one thread reads rows and builds events while the calling
-/// thread replays them, with a bounded queue of event chunks between them.
+/// Replays the store on two cores: one thread reads rows and makes them compact events (texts
+/// numbered, attributes typed: ``CompactBatch``) while the calling thread replays them, with a
+/// bounded queue of batches between them. The replaying thread then does the checks' work only.
 struct StoreReplay {
     private enum Chunk: Sendable {
-        case events([Event])
+        case batch(CompactBatch)
         case deviceEnded(String)
         case failed(String)
     }
 
-    /// Events per chunk handed from the reading thread to the replaying one.
+    /// Events per batch handed from the reading thread to the replaying one.
     static let chunkSize = 4096
 
     let store: Store
     let devices: Store.DeviceSelection
 
-    /// Feeds every event to `replay` and every device end to `deviceEnded`, in replay order.
-    /// Returns the number of events read.
-    func run(_ replay: (consuming Event) -> Void, deviceEnded: (String) -> Void) throws -> Int {
+    /// Feeds every batch of events to `replay` and every device end to `deviceEnded`, in replay
+    /// order. Returns the number of events read.
+    func run(_ replay: (CompactBatch) -> Void, deviceEnded: (String) -> Void) throws -> Int {
         let queue = BoundedQueue<Chunk>(capacity: Self.chunkSize * 8)
         let done = DispatchSemaphore(value: 0)
         let counter = EventCounter()
         let store = store
         let devices = devices
         let thread = Thread {
-            var chunk: [Event] = []
-            chunk.reserveCapacity(Self.chunkSize)
+            var reader = CompactReader(queue: queue)
             do {
-                counter.count = try store.forEachEvent(devices: devices) { event in
-                    chunk.append(event)
-                    if chunk.count == Self.chunkSize {
-                        queue.push(.events(chunk), weight: chunk.count)
-                        chunk.removeAll(keepingCapacity: true)
-                    }
-                } deviceEnded: { device in
-                    if !chunk.isEmpty { queue.push(.events(chunk), weight: chunk.count) }
-                    chunk.removeAll(keepingCapacity: true)
-                    queue.push(.deviceEnded(device))
-                }
+                counter.count = try store.forEachRow(devices: devices) { reader.read($0) }
+                reader.endDevice()
             } catch {
                 queue.push(.failed("\(error)"))
             }
@@ -54,7 +45,7 @@ struct StoreReplay {
         while case let chunks = queue.popAll(), !chunks.isEmpty {
             for chunk in chunks {
                 switch chunk {
-                case .events(let events): for event in events { replay(event) }
+                case .batch(let batch): replay(batch)
                 case .deviceEnded(let device): deviceEnded(device)
                 case .failed(let message): failure = message
                 }
@@ -63,6 +54,71 @@ struct StoreReplay {
         done.wait()
         if let failure { throw StoreError.readFailed(what: "read events for replay", underlying: failure) }
         return counter.count
+    }
+
+    /// The reading thread's side: turns rows into batches, device by device.
+    private struct CompactReader {
+        let queue: BoundedQueue<Chunk>
+        private var builder: CompactBatchBuilder?
+        private var launchID: Int64 = -1
+        private var serial: UInt32 = 0
+        /// The events of a launch that logs no `seq`, gathered to be sorted by time.
+        private var unsequenced: [ReplayEvent] = []
+
+        init(queue: BoundedQueue<Chunk>) {
+            self.queue = queue
+        }
+
+        mutating func read(_ row: StoredRow) {
+            if row.launch.id != launchID {
+                endLaunch()
+                if builder?.device != row.launch.device {
+                    endDevice()
+                    builder = CompactBatchBuilder(device: row.launch.device, capacity: StoreReplay.chunkSize)
+                }
+                launchID = row.launch.id
+                serial = builder?.beginLaunch(LaunchHeader(launch: row.launch.name, process: row.launch.process)) ?? 0
+            }
+            guard let event = builder?.event(Self.fields(row), launch: serial) else { return }
+            if event.seq == nil || !unsequenced.isEmpty {
+                // Events without seq sort by time among their launch (trace format: "else of ts").
+                unsequenced.append(event)
+            } else {
+                append(event)
+            }
+        }
+
+        /// Hands over what the device's last batch holds, and says the device ended.
+        mutating func endDevice() {
+            endLaunch()
+            guard var builder else { return }
+            let count = builder.count
+            queue.push(.batch(builder.take()), weight: max(1, count))
+            queue.push(.deviceEnded(builder.device))
+            self.builder = nil
+        }
+
+        private mutating func endLaunch() {
+            guard !unsequenced.isEmpty else { return }
+            unsequenced.sort { ($0.seq ?? .max, $0.ts, $0.rowID ?? 0) < ($1.seq ?? .max, $1.ts, $1.rowID ?? 0) }
+            for event in unsequenced { append(event) }
+            unsequenced.removeAll(keepingCapacity: true)
+        }
+
+        private mutating func append(_ event: ReplayEvent) {
+            builder?.append(event)
+            if let count = builder?.count, count >= StoreReplay.chunkSize, let batch = builder?.take() {
+                queue.push(.batch(batch), weight: count)
+            }
+        }
+
+        private static func fields(_ row: StoredRow) -> RawEventFields {
+            RawEventFields(
+                ts: row.ts, mono: row.mono, seq: row.seq, task: row.task, rowID: row.rowID, success: row.success,
+                name: row.bytes(.event) ?? UnsafeRawBufferPointer(start: nil, count: 0), phase: row.bytes(.phase),
+                reason: row.bytes(.reason), cause: row.bytes(.cause), identifier: row.bytes(.identifier),
+                call: row.bytes(.call), result: row.bytes(.result), attrs: row.bytes(.attrs))
+        }
     }
 }
 

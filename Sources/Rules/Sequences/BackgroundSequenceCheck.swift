@@ -71,7 +71,8 @@ final class BackgroundSequenceCheck: Check {
                 begin(.resume, at: event, cause: Self.causeKind(cause))
             }
         case .willResignActive:
-            if launch.stateBefore == .active { begin(.foreground, at: event, cause: nil) }
+            // A scene-based launch leaves the foreground scene by scene (``SceneSequenceCheck``).
+            if launch.stateBefore == .active, !launch.isSceneBased { begin(.foreground, at: event, cause: nil) }
         case .didBecomeActive, .willEnterForeground, .terminate:
             end()
         case .didEnterBackground:
@@ -128,7 +129,7 @@ final class BackgroundSequenceCheck: Check {
         guard way != nil else {
             // From the foreground without willResignActive is an illegal transition (reported, and
             // passed over above); from inactive after a user launch it starts the move here.
-            if event.phase != .end, launch.stateBefore.isForeground {
+            if event.phase != .end, launch.stateBefore.isForeground, !launch.isSceneBased {
                 begin(.foreground, at: event, cause: nil)
                 didEnterBackgroundBegin = event
                 step = returned ? .awaitingSnapshot : .inDidEnterBackground

@@ -22,7 +22,11 @@ extension Rule {
             willResignActive → willTerminate → terminate). A snapshot before didEnterBackground began or returned, \
             or a suspend before the snapshot, breaks the sequence. didEnterBackground from active without \
             willResignActive is illegal-transition's, not this rule's. One finding per sequence: a snapshot that \
-            came too early is still the snapshot, so the suspend after it is not reported as coming before one.
+            came too early is still the snapshot, so the suspend after it is not reported as coming before one. \
+            In a scene-based launch the sequence is followed per scene: scene.willResignActive → \
+            scene.didEnterBackground → snapshot of that scene (a snapshot without scene belongs to the scenes that \
+            entered the background last), one finding per scene; the app-level notifications there announce the \
+            scenes' moves and start no sequence of their own.
             """,
         passing: [
             Example("""
@@ -47,6 +51,15 @@ extension Rule {
                 """),
         ],
         failing: [
+            Example("""
+                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
+                {"ts":0.1,"seq":1,"event":"scene.willConnect","scene":"S1"}
+                {"ts":0.2,"seq":2,"event":"scene.willEnterForeground","scene":"S1"}
+                {"ts":0.3,"seq":3,"event":"scene.didBecomeActive","scene":"S1"}
+                {"ts":30,"seq":4,"event":"scene.willResignActive","scene":"S1"}
+                ↓{"ts":30.1,"seq":5,"event":"snapshot","scene":"S1"}
+                {"ts":30.2,"seq":6,"event":"scene.didEnterBackground","scene":"S1"}
+                """),
             Example("""
                 \(ExampleTraces.leavingForeground)
                 ↓{"ts":60.2,"seq":4,"event":"snapshot"}

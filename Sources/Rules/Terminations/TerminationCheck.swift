@@ -8,8 +8,13 @@ import TraceModel
 /// stretch of time the kill ended: for a kill in the background, the current background period
 /// (from `didEnterBackground`, or the launch or resume into the background); for a kill while
 /// suspended, from the suspension on (work the app still held when it was suspended). Findings of
-/// earlier periods did not kill the app: it survived them.
+/// earlier periods did not kill the app: it survived them — unless the check that reported one
+/// said the breach still stood later (a resource still held: ``ReplayContext/stillExplains(_:at:detail:)``).
+/// A kill with reason `resource` is explained only by `shared-resource-held-at-suspension`, and its
+/// sentence names every resource held.
 final class TerminationCheck: Check {
+    /// How many causes a kill's sentence names at most.
+    static let detailsNamed = 5
     /// The latest `suspend` of the launch.
     private var suspendedAt: ReplayEvent?
     /// The state the `terminate` found the app in.
@@ -37,11 +42,13 @@ final class TerminationCheck: Check {
             guard state == .background || state == .suspended else { return }
             let start = windowStart(state: state, launch: launch)
             let events = [start, terminate].compactMap { $0 }
-            if let cause = explanation(since: start, launch: launch) {
+            // A kill for a held resource is explained only by a resource held (rules.md).
+            let only: Rule? = terminate.reason == .resource ? .sharedResourceHeldAtSuspension : nil
+            if let (cause, detail) = explanation(since: start, launch: launch, only: only) {
                 context.report(
                     .terminationExplained, at: terminate, events: events,
                     message: "terminate (\(reason)) at \(terminate.ts), while the app was \(LifecycleText.state(state)), follows from "
-                        + "\(cause.rule) at \(cause.ts); fix that finding and these kills should stop.",
+                        + "\(cause.rule) at \(cause.ts)\(detail.map { " (\($0))" } ?? ""); fix that finding and these kills should stop.",
                     explainedBy: cause)
             } else {
                 context.report(
@@ -53,7 +60,7 @@ final class TerminationCheck: Check {
             // running in the background holding work (a suspended app is reclaimed routinely).
             guard launch.state == .background else { return }
             let start = windowStart(state: .background, launch: launch)
-            guard let cause = explanation(since: start, launch: launch) else { return }
+            guard let (cause, _) = explanation(since: start, launch: launch, only: nil) else { return }
             context.report(
                 .terminationExplained, at: next, events: [start, launch.lastEvent, next].compactMap { $0 },
                 message: "launch \(launch.launch) ended without a terminate while running in the background (its last "
@@ -72,10 +79,27 @@ final class TerminationCheck: Check {
         state == .suspended ? suspendedAt : launch.backgroundSince
     }
 
-    /// The latest finding that explains a kill, from `start` on.
-    private func explanation(since start: ReplayEvent?, launch: LaunchState) -> Finding? {
-        guard let start else { return launch.explanations.last }
-        return launch.explanations.last { $0.ts >= start.ts }
+    /// The latest finding that explains a kill, from `start` on (of the rule `only`, if given),
+    /// with the details of every such finding of the same rule in that stretch (all the resources
+    /// a kill found held), each named once.
+    private func explanation(since start: ReplayEvent?, launch: LaunchState, only: Rule?) -> (Finding, String?)? {
+        let candidates = launch.explanations.filter { explanation in
+            (start.map { explanation.at >= $0.ts } ?? true) && (only.map { explanation.finding.rule == $0.id } ?? true)
+        }
+        guard let latest = candidates.last else { return nil }
+        var details: [String] = []
+        var seen: Set<Finding> = []
+        // Latest first, so that a finding said to still stand is described as it was last seen.
+        for explanation in candidates.reversed() where explanation.finding.rule == latest.finding.rule {
+            guard seen.insert(explanation.finding).inserted, let detail = explanation.detail else { continue }
+            details.append(detail)
+        }
+        details.reverse()
+        // A sentence, not a dump: a log can hold thousands.
+        if details.count > Self.detailsNamed {
+            details = details.prefix(Self.detailsNamed) + ["and \(details.count - Self.detailsNamed) more"]
+        }
+        return (latest.finding, details.isEmpty ? nil : details.joined(separator: "; "))
     }
 
     private func unexplainedMessage(_ terminate: ReplayEvent, reason: String, state: AppState, since: ResolvedEvent?) -> String {
@@ -90,6 +114,10 @@ final class TerminationCheck: Check {
                 + "that held it — check that every beginBackgroundTask, BGTask and completion handler is logged."
         case "crash":
             return head + "collect the crash report of this launch for the cause."
+        case "resource":
+            return head + "the system killed the app for holding a shared resource (a file lock, a database in a "
+                + "shared container: 0xdead10cc) when it would have suspended it, but the log shows none held — log "
+                + "every resource.acquire and resource.release, and release such resources before the app is suspended."
         default:
             return head + "collect the device's crash or jetsam report for this launch."
         }

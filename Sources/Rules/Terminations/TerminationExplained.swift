@@ -5,7 +5,7 @@ extension Rule {
         id: "termination-explained",
         category: .advisory, severity: .warning,
         summary: "A background kill is matched to the finding that caused it: work held too long, a task never "
-            + "ended or completed, a didEnterBackground that did not return.",
+            + "ended or completed, a didEnterBackground that did not return, a shared resource held at suspension.",
         source: """
             Apple, 'Extending your app's background execution time' (https://developer.apple.com/documentation/uikit/app_and_environment/scenes/preparing_your_ui_to_run_in_the_background/extending_your_app_s_background_execution_time): "If you don't end your tasks in a timely \
             manner, the system terminates your app." Apple, 'Choosing Background Strategies for Your App' (https://developer.apple.com/documentation/backgroundtasks/choosing-background-strategies-for-your-app): "Complete your work within this time period and call \
@@ -14,10 +14,15 @@ extension Rule {
             """,
         notes: """
             Explanations are findings of rules marked explainsTermination (background-task-not-ended, \
-            background-task-expired, bgtask-not-completed, bgtask-expired, the overruns) of the same launch, in the \
-            stretch the kill ended: the current background period for a kill in the background, the time since the \
-            suspension for a kill while suspended; an app that survived a finding to a later period was not killed \
-            for it. The latest such finding is named (explainedBy). A terminate with reason user (swiped away) or \
+            background-task-expired, bgtask-not-completed, bgtask-expired, the overruns, \
+            shared-resource-held-at-suspension) of the same launch, in the stretch the kill ended: the current \
+            background period for a kill in the background, the time since the suspension for a kill while \
+            suspended; an app that survived a finding to a later period was not killed for it (a resource still \
+            held since an earlier suspension is still the cause). The latest such finding is named (explainedBy). \
+            A terminate with reason resource (the kill of an app that held a shared resource when it would have \
+            been suspended) is explained only by shared-resource-held-at-suspension, and the sentence names the \
+            resources held (up to five, then how many more), their kinds and since when; with no resource held \
+            in the log it is termination-unexplained. A terminate with reason user (swiped away) or \
             quiet (a suspended app reclaimed) needs no explanation and is not reported, nor is a terminate in the \
             foreground (a crash on screen is no background kill), nor one whose state is only inferred (the log \
             began mid-launch). A launch that ends without a terminate because a new launch of the app began is \
@@ -48,6 +53,10 @@ extension Rule {
             Example("""
                 \(ExampleTraces.leavingForeground)
                 ↓{"ts":68,"seq":4,"event":"terminate","reason":"watchdog"}
+                """),
+            Example("""
+                \(ExampleTraces.locationUpdateHolding("group.com.example/tracks.sqlite", kind: "database"))
+                ↓{"ts":2.5,"seq":6,"event":"terminate","reason":"resource"}
                 """),
             Example("""
                 {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"system","cause":"push"}

@@ -15,7 +15,9 @@ extension Rule {
             with no explaining finding in the stretch it ended (see termination-explained). Not reported for a \
             terminate in the foreground (a crash on screen is not a background kill: the crash report explains it), \
             for a state only inferred from a log that began mid-launch, or for a launch that ended without a \
-            terminate (no reason is known). A crash in the background is reported: the log does not say why.
+            terminate (no reason is known). A crash in the background is reported: the log does not say why. \
+            A terminate with reason resource is reported unless the log shows a shared resource held \
+            (shared-resource-held-at-suspension), whatever else was found.
             """,
         passing: [
             Example("""
@@ -35,6 +37,11 @@ extension Rule {
             Example("""
                 \(ExampleTraces.inBackground)
                 ↓{"ts":60.9,"seq":6,"event":"terminate","reason":"memory"}
+                """),
+            // Killed for a shared resource, yet the log shows only a listener open (no shared resource).
+            Example("""
+                \(ExampleTraces.locationUpdateHolding("_share._tcp", kind: "bonjour"))
+                ↓{"ts":2.5,"seq":6,"event":"terminate","reason":"resource"}
                 """),
             Example("""
                 \(ExampleTraces.leavingForeground)

@@ -1,0 +1,54 @@
+import Foundation
+@testable import LifelineKit
+import Replay
+import Rules
+import Testing
+import TraceModel
+import TraceStore
+import TraceSynth
+
+/// `check` over the store makes its compact events on the reading thread, from the columns,
+/// with no `Event` in between (``CompactBatch``). It must find exactly what replaying the same
+/// rows as `Event`s finds: same findings, same order, same messages.
+@Suite struct CompactReplayTests {
+    @Test func theStoresCompactEventsFindWhatItsEventsFind() throws {
+        let workspace = try Workspace()
+        var spec = CorpusSpec(devices: 24, days: 2, seed: 5, breachRate: 0.3)
+        spec.features = .v1_1
+        // Field-like: no `seq` on some devices, gzip and plain files, offsets and epoch times,
+        // unknown and nested fields, bad lines and a file cut short.
+        let written = try FieldCorpusWriter.write(spec: spec, to: workspace.path("corpus"))
+        #expect(written.cutFiles >= 1)
+        let store = try workspace.store()
+        _ = Ingestor(store: store).ingest([workspace.path("corpus")])
+
+        let report = try Analyzer().check(store: store, options: CheckOptions(), version: "test")
+        var compact: [Finding] = []
+        try report.findings.forEach { compact.append($0) }
+
+        let replayer = Replayer(book: RuleCatalog.standard)
+        for cut in try StoreReplay(store: store, devices: .all).cutShortLaunches() {
+            replayer.logWasCutShort(device: cut.device, launch: cut.launch)
+        }
+        var viaEvents: [Finding] = []
+        let events = try store.forEachEvent { event in
+            replayer.receive(event) { viaEvents.append($0) }
+        } deviceEnded: { device in
+            replayer.finish(device: device) { viaEvents.append($0) }
+        }
+        #expect(report.events == events)
+        #expect(compact.count > 50)
+        #expect(Set(compact.map(\.rule)).count > 10)
+        #expect(compact == viaEvents)
+        // The attributes the v1.1 resource, URL session and never-ran rules read come through the
+        // columns too (readings, a submit's earliest begin date and requirements, fetch intervals).
+        let v11: Set = [
+            "shared-resource-held-at-suspension", "listener-open-at-suspension",
+            "urlsession-delayed-request-completion-missing", "urlsession-delayed-request-completion-multiple",
+            "urlsession-byte-counts-missing", "urlsession-background-enqueue-discretionary",
+            "bgtask-never-ran", "fetch-never-ran",
+        ]
+        #expect(v11.subtracting(compact.map(\.rule)).isEmpty, "\(v11.subtracting(compact.map(\.rule)))")
+        #expect(compact.contains { !$0.factors.isEmpty })
+    }
+}
