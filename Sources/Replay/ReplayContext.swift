@@ -79,7 +79,7 @@ public struct ReplayContext {
 
     /// Says that the breach of `finding`, reported earlier in this launch, still stands at `event`
     /// (a resource still held): a kill from then on is explained by it, as by a finding reported at
-    /// `event`, though the breach is reported only once. `detail` as for ``report(_:at:events:message:budget:budgetSeconds:measured:unit:explainedBy:detail:)``.
+    /// `event`, though the breach is reported only once. `detail` as for ``report(_:at:events:message:budget:budgetSeconds:measured:unit:explainedBy:detail:factors:)``.
     public func stillExplains(_ finding: Finding, at event: ReplayEvent, detail: String? = nil) {
         launch.explanations.append(Explanation(finding: finding, at: event.ts, detail: detail))
     }
