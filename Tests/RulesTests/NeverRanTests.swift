@@ -242,6 +242,36 @@ import TraceModel
                 + "log power and refreshStatus readings to see more, and do not count on the task running."))
     }
 
+    /// Numbers from input at the ends of their range: nothing traps, a wait that begins at the end
+    /// of time never passes its budget, one from a date long past (or none that reads as a time)
+    /// is measured from its submit.
+    @Test(arguments: ["1e300", "-1e300", "1e999", "-1e999", #""9999-12-31T23:59:59Z""#, #""0001-01-01T00:00:00Z""#, "true"])
+    func extremeEarliestBeginDatesNeverTrap(_ earliest: String) throws {
+        let trace = Self.submitted(#","earliest_begin":\#(earliest)"#) + "\n" + """
+            {"ts":50000,"seq":5,"event":"power","low_power_mode":true,"battery":1e999,"charging":false}
+            {"ts":60000,"seq":6,"event":"power","low_power_mode":false,"battery":-1e999,"charging":true}
+            {"ts":70000,"seq":7,"event":"network","reachable":"yes","wifi":1e999}
+            {"ts":80000,"seq":8,"event":"refreshStatus","status":"\\u0000"}
+            {"ts":"9999-12-31T00:00:00Z","seq":9,"event":"memoryWarning"}
+            """
+        let found = try Self.findings(trace)
+        // 1e999 is no number the attributes keep: no earliest begin date, so the wait counts from the submit.
+        let future = ["1e300", #""9999-12-31T23:59:59Z""#].contains(earliest)
+        #expect(found.count == (future ? 0 : 1), "\(found.map(\.message))")
+        for finding in found {
+            #expect(finding.measured.map(\.isFinite) == true)
+            #expect(finding.factors.allSatisfy { (0...1).contains($0.share) })
+            #expect(finding.events.first?.ts == Self.at(1))
+        }
+    }
+
+    @Test(arguments: ["1e999", "-1e999", "-0", "999999999.9", "1e-300"])
+    func extremeFetchIntervals(_ interval: String) throws {
+        let found = try Self.findings(Self.fetchTrace(interval, then: #"{"ts":90000,"seq":2,"event":"memoryWarning"}"#))
+        let explicit = ["999999999.9", "1e-300"].contains(interval)
+        #expect(found.map(\.rule) == (explicit ? ["fetch-never-ran"] : []))
+    }
+
     // MARK: Fetch
 
     static func fetchTrace(_ interval: String, then lines: String) -> String {
