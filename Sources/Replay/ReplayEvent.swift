@@ -191,12 +191,6 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         }
     }
 
-    /// The earliest begin date of a `bgtask.submit`, when it gave one.
-    public var earliestBegin: Timestamp? {
-        guard case .submit(_, _, let earliest, _, _) = details else { return nil }
-        return earliest
-    }
-
     /// The `interval` of a `fetch.setMinimumInterval`, in seconds.
     public var fetchInterval: Double? {
         guard case .fetchInterval(let interval) = details else { return nil }

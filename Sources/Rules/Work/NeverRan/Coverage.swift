@@ -24,8 +24,6 @@ struct Coverage {
         self.waitStart = waitStart
     }
 
-    var isOn: Bool { since != nil }
-
     /// The condition holds from `time` (until `end`, when it ends by itself), as `event` shows;
     /// already on, it stays on as it was.
     mutating func turnOn(at time: Timestamp, by event: ReplayEvent, until end: Timestamp? = nil) {
