@@ -40,8 +40,10 @@ public struct AppLifecycle: Sendable {
     public private(set) var backgroundSince: ReplayEvent?
     /// The latest `backgroundTimeRemaining` reading of the current background period.
     public private(set) var lastTimeRemaining: ReplayEvent?
-    /// The `suspend` that put the app in the suspended state.
+    /// The `suspend` that put the app in the suspended state (kept after a resume, for messages).
     public private(set) var suspendedBy: ReplayEvent?
+    /// The launch's `terminate`, once it came.
+    public private(set) var terminated: ReplayEvent?
     /// The latest event that moved the state, for messages.
     public private(set) var lastMove: LifecycleMove?
     /// The scenes of a scene-based launch (empty until its first scene event).
@@ -66,11 +68,10 @@ public struct AppLifecycle: Sendable {
     /// True once the launch logged a scene event: its app state follows from its scenes.
     public var isSceneBased: Bool { !scenes.isEmpty }
 
-    /// Applies `event` (of kind `kind`); `terminated` is the launch's `terminate`, if it came.
-    /// Returns the breach, if the event is not a legal move.
-    public mutating func apply(_ event: ReplayEvent, kind: EventKind, terminated: ReplayEvent?) -> LifecycleBreach? {
+    /// Applies `event` (of kind `kind`). Returns the breach, if the event is not a legal move.
+    public mutating func apply(_ event: ReplayEvent, kind: EventKind) -> LifecycleBreach? {
         stateBefore = state
-        guard !hasEnded else { return afterEnd(terminated) }
+        guard !hasEnded else { return afterEnd() }
         if !sawFirstEvent {
             sawFirstEvent = true
             if kind != .launch { beginMidLaunch(event) }
@@ -99,6 +100,7 @@ public struct AppLifecycle: Sendable {
         case .terminate:
             // Legal from every state, whatever its reason; the fields are kept for the checks
             // that measure at the launch's end.
+            if terminated == nil { terminated = event }
             state = .notRunning
             lastMove = LifecycleMove(kind: kind, ts: event.ts)
             return nil
@@ -144,7 +146,7 @@ public struct AppLifecycle: Sendable {
         default:
             var breach: LifecycleBreach?
             if state == .suspended {
-                breach = .whileSuspended(suspendedBy: suspendedBy)
+                breach = .whileSuspended
             } else if !stateInferred, state == .active || (state == .background && enteredBackground) {
                 breach = .illegal(state: state, since: lastMove)
             }
@@ -161,7 +163,7 @@ public struct AppLifecycle: Sendable {
         var breach: LifecycleBreach?
         if state != required, !stateInferred {
             breach = state == .suspended && kind != .suspend
-                ? .whileSuspended(suspendedBy: suspendedBy) : .illegal(state: state, since: lastMove)
+                ? .whileSuspended : .illegal(state: state, since: lastMove)
         }
         move(to: target, by: event, kind: kind)
         return breach
@@ -171,17 +173,16 @@ public struct AppLifecycle: Sendable {
     /// assumed (the app is back in the background).
     private mutating func ranCode(_ event: ReplayEvent, kind: EventKind) -> LifecycleBreach? {
         guard state == .suspended, event.phase != .end else { return nil }
-        let breach = LifecycleBreach.whileSuspended(suspendedBy: suspendedBy)
         move(to: .background, by: event, kind: kind)
-        return breach
+        return .whileSuspended
     }
 
-    private mutating func afterEnd(_ terminated: ReplayEvent?) -> LifecycleBreach? {
+    private mutating func afterEnd() -> LifecycleBreach? {
         // Events of a launch superseded by a newer launch of the same process are passed over:
         // which process really ran them cannot be told.
-        guard let terminated else { return nil }
+        guard terminated != nil else { return nil }
         defer { reportedAfterTerminate = true }
-        return .afterTerminate(terminate: terminated, first: !reportedAfterTerminate)
+        return .afterTerminate(first: !reportedAfterTerminate)
     }
 
     // MARK: Scenes
@@ -190,10 +191,9 @@ public struct AppLifecycle: Sendable {
     private mutating func sceneEvent(_ event: ReplayEvent, kind: EventKind) -> LifecycleBreach? {
         if state == .suspended, event.phase != .end {
             // A scene callback is app code: the missing resume is assumed, as for any code.
-            let breach = LifecycleBreach.whileSuspended(suspendedBy: suspendedBy)
             move(to: .background, by: event, kind: kind)
             _ = scenes.apply(event, kind: kind, lenient: true)
-            return breach
+            return .whileSuspended
         }
         // A log that began mid-launch missed the scenes' earlier events: accept what comes.
         let sceneBreach = scenes.apply(event, kind: kind, lenient: stateInferred || launchEvent == nil)
@@ -212,9 +212,8 @@ public struct AppLifecycle: Sendable {
     /// resume into the background); the app's state stays what its scenes say.
     private mutating func announce(_ event: ReplayEvent, kind: EventKind) -> LifecycleBreach? {
         if state == .suspended {
-            let breach = LifecycleBreach.whileSuspended(suspendedBy: suspendedBy)
             move(to: .background, by: event, kind: kind)
-            return breach
+            return .whileSuspended
         }
         let legal: Bool
         let announcing: AppState
@@ -238,7 +237,7 @@ public struct AppLifecycle: Sendable {
         }
         announced = announcing
         launchSequenceEnded = true
-        guard legal || stateInferred else { return .announcement(state: state, scenes: scenes.inForeground) }
+        guard legal || stateInferred else { return .announcement(state: state) }
         return nil
     }
 
@@ -297,7 +296,9 @@ public struct AppLifecycle: Sendable {
                 if before != .background { enterBackgroundPeriod(event) }
                 enteredBackground = true
                 didEnterBackgroundBegin = event.phase == .begin ? event : nil
-            } else if before != .background {
+            } else {
+                // A launch, resume or scene move into the background, or app code run while
+                // suspended (its resume assumed): a new period.
                 enterBackgroundPeriod(event)
             }
         case .suspended:
@@ -340,41 +341,44 @@ public struct AppLifecycle: Sendable {
             state = .background
             enterBackgroundPeriod(event)
         case .terminate:
+            if terminated == nil { terminated = event }
             state = .notRunning
         default:
             guard state == .suspended, kind.isAppCode || kind.isLifecycleCallback, event.phase != .end else { return nil }
             state = .background
             enterBackgroundPeriod(event)
-            return .whileSuspended(suspendedBy: suspendedBy)
+            return .whileSuspended
         }
         return nil
     }
 }
 
 /// The latest move of a launch's state: its event's kind and time.
-public struct LifecycleMove: Sendable, Hashable {
+public struct LifecycleMove: Sendable, Hashable, BitwiseCopyable {
     public var kind: EventKind
     public var ts: Timestamp
 }
 
-/// An event that is not a legal move of the life cycle, as ``AppLifecycle/apply(_:kind:terminated:)``
-/// finds it. Each case is one rule's finding; the message is the rule's to write.
-public enum LifecycleBreach: Sendable, Hashable {
+/// An event that is not a legal move of the life cycle, as ``AppLifecycle/apply(_:kind:)`` finds
+/// it. Each case is one rule's finding; the message is the rule's to write, from the case and the
+/// life cycle's state. Small and free of references: the replay returns one for every event.
+public enum LifecycleBreach: Sendable, Hashable, BitwiseCopyable {
     /// `launch` while the launch was already running in this state.
     case launchWhileRunning(AppState)
     /// A UIKit callback, `suspend` or `resume` that UIKit's state machine does not allow in
     /// `state`; `since` is the move that put the app there.
     case illegal(state: AppState, since: LifecycleMove?)
-    /// App code ran while the app was suspended, with no `resume` logged (`suspendedBy` is the
-    /// `suspend`); the resume is assumed.
-    case whileSuspended(suspendedBy: ReplayEvent?)
-    /// An event after the launch's `terminate`; `first` for the first such event only.
-    case afterTerminate(terminate: ReplayEvent, first: Bool)
+    /// App code ran while the app was suspended, with no `resume` logged
+    /// (``AppLifecycle/suspendedBy`` is the `suspend`); the resume is assumed.
+    case whileSuspended
+    /// An event after the launch's `terminate` (``AppLifecycle/terminated``); `first` for the
+    /// first such event only.
+    case afterTerminate(first: Bool)
     /// A scene event that is not a legal move of its scene.
     case scene(SceneBreach)
     /// An app-level notification of a scene-based launch that announces no change its scenes
-    /// made: the app is in `state`, with these scenes in the foreground.
-    case announcement(state: AppState, scenes: [TextID])
+    /// made: the app is in `state` (its scenes are ``AppLifecycle/scenes``).
+    case announcement(state: AppState)
 }
 
 extension EventKind {

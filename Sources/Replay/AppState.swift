@@ -1,5 +1,5 @@
 /// The five states of a UIKit app (seed 002: "UIKit apps are always in one of five states").
-public enum AppState: String, Sendable, Hashable, CaseIterable {
+public enum AppState: String, Sendable, Hashable, CaseIterable, BitwiseCopyable {
     /// Not launched, or terminated.
     case notRunning = "not running"
     /// In the foreground but not receiving events (launching, or interrupted by an alert or call).

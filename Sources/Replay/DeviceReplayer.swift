@@ -63,11 +63,14 @@ public final class DeviceReplayer {
         }
     }
 
+    /// Inlined into both ways in, so that the event is not copied once more on the way.
+    @inline(__always)
     private func replay(_ event: ReplayEvent, in launch: LaunchState, emit: (Finding) -> Void) {
         let kind = event.kind
         let ordinal = kind.ordinal
         // The life cycle moves first: every check reads the state after the event.
-        launch.apply(event, kind: kind, texts: state.texts)
+        launch.apply(event, kind: kind)
+        if kind == .config { launch.read(config: event, texts: state.texts) }
         let context = ReplayContext(device: state, launch: launch)
         // Indexing the tables in place: copying a `Dispatch` per event would retain its arrays.
         let isExtension = launch.isExtension
@@ -82,9 +85,9 @@ public final class DeviceReplayer {
             deviceChecks[index]?.receive(event, kind: kind, context: context.calling(blueprint: index, of: book))
         }
         launch.lastEvent = event
-        if kind == .terminate, launch.terminated == nil || launch.terminated == launch.lastEvent {
-            launch.terminated = launch.lastEvent
-            end(launch, .terminated(launch.lastEvent))
+        // The life cycle kept the launch's first terminate: this is it (ending twice does nothing).
+        if kind == .terminate, launch.terminated == event {
+            end(launch, .terminated(event))
         }
         flush(emit)
     }

@@ -39,7 +39,7 @@ public final class LaunchState {
     /// True while ``state`` is a guess (see ``AppLifecycle/stateInferred``).
     public var stateInferred: Bool { machine.stateInferred }
     /// True when the event being replayed is not a legal move of the life cycle (``breach``).
-    public var lifecycleBreach: Bool { currentBreach != nil }
+    public var lifecycleBreach: Bool { hasBreach }
     /// The `launch` event, when it was logged.
     public var launchEvent: ReplayEvent? { machine.launchEvent }
     /// True once the launch sequence is over (see ``AppLifecycle/launchSequenceEnded``).
@@ -51,7 +51,9 @@ public final class LaunchState {
     /// The latest `backgroundTimeRemaining` reading of the current background period.
     public var lastTimeRemaining: ReplayEvent? { machine.lastTimeRemaining }
     /// The `terminate` event, once the process has ended.
-    @exclusivity(unchecked) public internal(set) var terminated: ReplayEvent?
+    public var terminated: ReplayEvent? { machine.terminated }
+    /// The `suspend` that put the app in the suspended state.
+    public var suspendedBy: ReplayEvent? { machine.suspendedBy }
     /// `BGTaskSchedulerPermittedIdentifiers` from this launch's `config`, if logged.
     @exclusivity(unchecked) public private(set) var permittedIdentifiers: [String]?
     /// `UIBackgroundModes` from this launch's `config`, if logged.
@@ -77,6 +79,8 @@ public final class LaunchState {
     /// despite `@exclusivity(unchecked)`; the accessors' own accesses are not checked.
     @exclusivity(unchecked) private var machine: AppLifecycle
     @exclusivity(unchecked) private var currentBreach: LifecycleBreach?
+    /// `currentBreach != nil`, kept apart: checks ask it for nearly every event.
+    @exclusivity(unchecked) private var hasBreach = false
 
     /// One slot per blueprint of the rule book: this launch's instance, or nil.
     @exclusivity(unchecked) var checks: [(any Check)?] = []
@@ -92,18 +96,23 @@ public final class LaunchState {
         machine = AppLifecycle(isExtension: isExtension)
     }
 
-    /// Applies `event` to the life cycle and records what it tells of the launch (its `config`,
-    /// its registered identifiers), before any check sees it; `texts` reads a `config`.
-    func apply(_ event: ReplayEvent, kind: EventKind, texts: TextTable) {
-        currentBreach = machine.apply(event, kind: kind, terminated: terminated)
-        guard !machine.hasEnded else { return }
-        if kind == .config, case .config(let attrs) = event.details {
-            let config = AttributeReader(attrs.map { texts[$0] })
-            permittedIdentifiers = config.strings("permitted_identifiers")
-            backgroundModes = config.strings("background_modes")
-        } else if kind == .bgtaskRegister, let identifier = event.identifier {
+    /// Applies `event` to the life cycle and records the identifiers it registers, before any
+    /// check sees it (a `config` is read by ``read(config:texts:)``).
+    func apply(_ event: ReplayEvent, kind: EventKind) {
+        currentBreach = machine.apply(event, kind: kind)
+        hasBreach = currentBreach != nil
+        if kind == .bgtaskRegister, !machine.hasEnded, let identifier = event.identifier {
             registered.insert(identifier)
         }
+    }
+
+    /// Records what a `config` event says of the launch; `texts` holds its attributes' text.
+    /// Apart from ``apply(_:kind:)`` so that the other events do not pass the text table.
+    func read(config event: ReplayEvent, texts: TextTable) {
+        guard !machine.hasEnded, case .config(let attrs) = event.details else { return }
+        let config = AttributeReader(attrs.map { texts[$0] })
+        permittedIdentifiers = config.strings("permitted_identifiers")
+        backgroundModes = config.strings("background_modes")
     }
 
     /// The launch ended: later events are judged as coming after its end.

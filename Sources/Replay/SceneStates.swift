@@ -5,7 +5,7 @@ import TraceModel
 /// app's state from it.
 public struct SceneStates: Sendable {
     /// A scene's states (`UIScene.ActivationState`, with the two ends of its life).
-    public enum State: String, Sendable, Hashable {
+    public enum State: String, Sendable, Hashable, BitwiseCopyable {
         /// After `scene.willConnect`, before it moves.
         case unattached
         case foregroundInactive = "foreground-inactive"
@@ -96,7 +96,7 @@ public struct SceneStates: Sendable {
 
 /// A scene event that is not a legal move of its scene: the scene, and the state it was in (nil
 /// when this launch never connected it).
-public struct SceneBreach: Sendable, Hashable {
+public struct SceneBreach: Sendable, Hashable, BitwiseCopyable {
     public var scene: TextID
     public var state: SceneStates.State?
 }

@@ -50,7 +50,7 @@ import TraceModel
         var states: [AppState] = []
         for event in events {
             let compact = ReplayEvent(event, launch: 0, texts: texts)
-            #expect(lifecycle.apply(compact, kind: compact.kind, terminated: nil) == nil)
+            #expect(lifecycle.apply(compact, kind: compact.kind) == nil)
             states.append(lifecycle.state)
         }
         #expect(states == [.inactive, .inactive, .inactive, .active, .active])

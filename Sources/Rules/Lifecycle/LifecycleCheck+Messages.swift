@@ -24,7 +24,9 @@ extension LifecycleCheck {
             + "it is called once per move to the background — look for a missing willEnterForeground or a duplicated call."
     }
 
-    func illegalMessage(_ event: ResolvedEvent, kind: EventKind, state: AppState, since move: LifecycleMove?) -> String {
+    func illegalMessage(
+        _ event: ResolvedEvent, kind: EventKind, state: AppState, since move: LifecycleMove?, sceneBased: Bool
+    ) -> String {
         let head = "\(event.name) at \(event.ts) came while the app was \(describe(state))\(since(move))"
         switch (kind, state) {
         case (.didBecomeActive, .background):
@@ -38,7 +40,7 @@ extension LifecycleCheck {
             return head + "; only a background app enters the foreground — look for a missing didEnterBackground."
         case (.suspend, .suspended):
             return head + "; a suspended app cannot be suspended again — look for a missing resume."
-        case (.suspend, _) where state.isForeground:
+        case (.suspend, _) where sceneBased && state.isForeground:
             return head + "; the system suspends only an app with no scene or window in the foreground — look for "
                 + "a missing willResignActive or didEnterBackground (of the app or of a scene)."
         case (.suspend, _):

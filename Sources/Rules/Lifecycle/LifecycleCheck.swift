@@ -20,20 +20,22 @@ final class LifecycleCheck: Check {
             let resolved = context.resolved(event)
             let message = kind == .didEnterBackground
                 ? didEnterBackgroundMessage(resolved, state: state, since: since)
-                : illegalMessage(resolved, kind: kind, state: state, since: since)
+                : illegalMessage(resolved, kind: kind, state: state, since: since, sceneBased: context.launch.isSceneBased)
             context.report(.illegalTransition, at: event, events: [event], message: message)
-        case .announcement(let state, let scenes):
+        case .announcement(let state):
             context.report(
                 .illegalTransition, at: event, events: [event],
-                message: announcementMessage(context.resolved(event), state: state, scenes: scenes, context: context))
-        case .whileSuspended(let suspendedBy):
+                message: announcementMessage(
+                    context.resolved(event), state: state, scenes: context.launch.scenes.inForeground, context: context))
+        case .whileSuspended:
+            let suspendedBy = context.launch.suspendedBy
             let since = suspendedBy.map { " (suspended at \($0.ts))" } ?? ""
             context.report(
                 .eventWhileSuspended, at: event, events: suspendedBy.map { [$0, event] } ?? [event],
                 message: "\(describe(context.resolved(event))) ran while the app was suspended\(since) with no resume "
                     + "logged; the resume is assumed — make sure the logger records resume before app code runs.")
-        case .afterTerminate(let terminate, let first):
-            guard first else { return }
+        case .afterTerminate(let first):
+            guard first, let terminate = context.launch.terminated else { return }
             let reason = context.resolved(terminate).reason.map { " (reason \($0))" } ?? ""
             context.report(
                 .eventAfterTerminate, at: event, events: [terminate, event],
