@@ -42,7 +42,8 @@ public struct FuzzCorpus: Sendable {
         "ts", "mono", "seq", "task", "call", "device", "launch", "event", "identifier", "process", "phase",
         "reason", "cause", "success", "result", "value", "priority", "content_available", "push_type",
         "permitted_identifiers", "background_modes", "name", "interval", "resource", "kind", "earliest_begin",
-        "discretionary", "expected_send", "expected_receive",
+        "discretionary", "expected_send", "expected_receive", "type", "error", "requires_power", "requires_network",
+        "low_power_mode", "battery", "charging", "status", "reachable", "wifi",
     ]
 
     /// Event names, to turn one event into another.

@@ -82,7 +82,8 @@ public struct FuzzHarness {
     }
 
     /// Every finding names a rule of the catalogue, a launch of the input, a message, finite
-    /// numbers, and events of the input.
+    /// numbers, and events of the input; its factors have shares from 0 to 1, most first, and
+    /// evidence from the input.
     private mutating func check(_ findings: [Finding], events: [Event], _ input: FuzzInput) {
         let launches = Set(events.map(\.launch))
         let inputRefs = Set(events.map(EventRef.init))
@@ -95,6 +96,15 @@ public struct FuzzHarness {
             }
             if finding.events.isEmpty { fail(input, "\(finding.rule) rests on no event") }
             if !finding.events.allSatisfy(inputRefs.contains) { fail(input, "\(finding.rule) names an event not in the input") }
+            for factor in finding.factors {
+                if !(0...1).contains(factor.share) { fail(input, "\(finding.rule) has a \(factor.kind.rawValue) share of \(factor.share)") }
+                if !factor.evidence.allSatisfy(inputRefs.contains) {
+                    fail(input, "\(finding.rule) gives \(factor.kind.rawValue) evidence not in the input")
+                }
+            }
+            if zip(finding.factors, finding.factors.dropFirst()).contains(where: { $0.share < $1.share }) {
+                fail(input, "\(finding.rule) lists its factors out of order")
+            }
         }
     }
 

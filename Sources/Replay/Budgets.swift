@@ -18,6 +18,10 @@ public enum BudgetName: String, Sendable, Codable, CaseIterable, Hashable {
     case nseCompletion = "nse-completion"
     /// How long after an expiration handler runs the end/complete call may still come.
     case expirationGrace = "expiration-grace"
+    /// How long a task request (or an explicit minimum fetch interval) may wait for the system to
+    /// run it, on the device's wall clock across launches. Apple promises no time: 24 h is
+    /// Lifeline's pick, not Apple's number.
+    case taskWait = "task-wait"
 
     public var defaultSeconds: Double {
         switch self {
@@ -25,6 +29,7 @@ public enum BudgetName: String, Sendable, Codable, CaseIterable, Hashable {
         case .backgroundTime, .refreshTask, .fetchCompletion, .pushCompletion, .nseCompletion: 30
         case .processingTask: 600
         case .expirationGrace: 5
+        case .taskWait: 86_400
         }
     }
 }

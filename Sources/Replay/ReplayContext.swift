@@ -53,7 +53,7 @@ public struct ReplayContext {
     public func report(
         _ rule: Rule, at event: ReplayEvent, events: [ReplayEvent], message: String, budget: BudgetName? = nil,
         budgetSeconds: Double? = nil, measured: Double? = nil, unit: String? = nil, explainedBy: Finding? = nil,
-        detail: String? = nil
+        detail: String? = nil, factors: [Finding.Factor] = []
     ) -> Finding {
         #if DEBUG
         assert(declaredRules?.contains(rule.id) ?? true, "a check reported \(rule.id), which its blueprint does not declare")
@@ -65,7 +65,7 @@ public struct ReplayContext {
             budgetSeconds: Self.finite(budgetSeconds ?? budget.map { budgets[$0] }), measured: Self.finite(measured),
             unit: unit,
             message: message,
-            explainedBy: explainedBy.map { FindingRef(rule: $0.rule, ts: $0.ts) })
+            explainedBy: explainedBy.map { FindingRef(rule: $0.rule, ts: $0.ts) }, factors: factors)
         device.emit(finding)
         if rule.explainsTermination { launch.explanations.append(Explanation(finding: finding, at: event.ts, detail: detail)) }
         return finding
@@ -73,7 +73,7 @@ public struct ReplayContext {
 
     /// Says that the breach of `finding`, reported earlier in this launch, still stands at `event`
     /// (a resource still held): a kill from then on is explained by it, as by a finding reported at
-    /// `event`, though the breach is reported only once. `detail` as for ``report(_:at:events:message:budget:budgetSeconds:measured:unit:explainedBy:detail:)``.
+    /// `event`, though the breach is reported only once. `detail` as for ``report(_:at:events:message:budget:budgetSeconds:measured:unit:explainedBy:detail:factors:)``.
     public func stillExplains(_ finding: Finding, at event: ReplayEvent, detail: String? = nil) {
         launch.explanations.append(Explanation(finding: finding, at: event.ts, detail: detail))
     }

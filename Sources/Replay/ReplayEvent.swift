@@ -43,8 +43,10 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         case none
         /// `push.receive`: the APNs headers.
         case push(contentAvailable: Bool?, priority: Int?, pushType: TextID?)
-        /// `bgtask.submit`: the request's class (`refresh`, `processing`) and the error it threw.
-        case submit(type: TextID?, error: TextID?)
+        /// `bgtask.submit`: the request's class (`refresh`, `processing`), the error it threw, its
+        /// earliest begin date and what a processing request requires.
+        case submit(
+            type: TextID?, error: TextID?, earliestBegin: Timestamp?, requiresPower: Bool?, requiresNetwork: Bool?)
         /// `backgroundTimeRemaining`: the reading, in seconds.
         case timeRemaining(Double?)
         /// `beginBackgroundTask`: the task's name.
@@ -63,6 +65,22 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         /// `discretionary` flag, and whether it states each expected byte count (a number ≥ 0;
         /// a negative one is `NSURLSessionTransferSizeUnknown`, the default).
         case urlSessionTask(earliestBegin: Timestamp?, discretionary: Bool?, statesSend: Bool, statesReceive: Bool)
+        /// `power`: Low Power Mode, the battery level (0…1) and whether it charges.
+        case power(lowPowerMode: Bool?, battery: Double?, charging: Bool?)
+        /// `refreshStatus`: `backgroundRefreshStatus` (nil for a value none of the three).
+        case refreshStatus(RefreshStatus?)
+        /// `network`: whether the network was reachable, and over Wi-Fi.
+        case network(reachable: Bool?, wifi: Bool?)
+        /// `fetch.setMinimumInterval`: the interval, in seconds.
+        case fetchInterval(Double?)
+    }
+
+    /// `UIApplication.backgroundRefreshStatus`, as a `refreshStatus` reading logs it.
+    public enum RefreshStatus: UInt8, Hashable, Sendable, BitwiseCopyable {
+        case available, denied, restricted
+
+        /// True when Background App Refresh is off for the app (`denied` or `restricted`).
+        public var isOff: Bool { self != .available }
     }
 
     /// The compact form of `event`, of the launch numbered `launch`, its texts numbered in `texts`.
@@ -121,9 +139,11 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
                 contentAvailable: attributes.bool("content_available"), priority: attributes.int("priority"),
                 pushType: attributes.string("push_type").map { texts.id($0) })
         case .bgtaskSubmit:
-            let attributes = AttributeReader(attrs(), only: ["type", "error"])
+            let attributes = AttributeReader(attrs(), only: ["type", "error", "earliest_begin", "requires_power", "requires_network"])
             return .submit(
-                type: attributes.string("type").map { texts.id($0) }, error: attributes.string("error").map { texts.id($0) })
+                type: attributes.string("type").map { texts.id($0) }, error: attributes.string("error").map { texts.id($0) },
+                earliestBegin: attributes.time("earliest_begin"), requiresPower: attributes.bool("requires_power"),
+                requiresNetwork: attributes.bool("requires_network"))
         case .backgroundTimeRemaining:
             return .timeRemaining(AttributeReader(attrs(), only: ["value"]).double("value"))
         case .beginBackgroundTask:
@@ -155,9 +175,28 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
                 earliestBegin: attributes.time("earliest_begin"), discretionary: attributes.bool("discretionary"),
                 statesSend: attributes.double("expected_send").map { $0 >= 0 } ?? false,
                 statesReceive: attributes.double("expected_receive").map { $0 >= 0 } ?? false)
+        case .power:
+            let attributes = AttributeReader(attrs(), only: ["low_power_mode", "battery", "charging"])
+            return .power(
+                lowPowerMode: attributes.bool("low_power_mode"), battery: attributes.double("battery"),
+                charging: attributes.bool("charging"))
+        case .refreshStatus:
+            let status = AttributeReader(attrs(), only: ["status"]).string("status")
+            return .refreshStatus(status.flatMap { RefreshStatus(text: $0) })
+        case .network:
+            let attributes = AttributeReader(attrs(), only: ["reachable", "wifi"])
+            return .network(reachable: attributes.bool("reachable"), wifi: attributes.bool("wifi"))
+        case .fetchSetMinimumInterval:
+            return .fetchInterval(AttributeReader(attrs(), only: ["interval"]).double("interval"))
         default:
             return .none
         }
+    }
+
+    /// The `interval` of a `fetch.setMinimumInterval`, in seconds.
+    public var fetchInterval: Double? {
+        guard case .fetchInterval(let interval) = details else { return nil }
+        return interval
     }
 
     /// The id of the resource a `resource.acquire` or `resource.release` names.
@@ -228,5 +267,17 @@ public struct RawEventFields {
         self.call = call
         self.result = result
         self.attrs = attrs
+    }
+}
+
+extension ReplayEvent.RefreshStatus {
+    /// The status a `refreshStatus` reading names; nil for any other text.
+    init?(text: String) {
+        switch text {
+        case "available": self = .available
+        case "denied": self = .denied
+        case "restricted": self = .restricted
+        default: return nil
+        }
     }
 }

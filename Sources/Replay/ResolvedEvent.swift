@@ -33,13 +33,13 @@ public struct ResolvedEvent {
 
     /// The `type` of a `bgtask.submit` (`refresh`, `processing`).
     public var requestType: String? {
-        guard case .submit(let type?, _) = event.details else { return nil }
+        guard case .submit(let type?, _, _, _, _) = event.details else { return nil }
         return texts[type]
     }
 
     /// The `error` a `bgtask.submit` threw.
     public var requestError: String? {
-        guard case .submit(_, let error?) = event.details else { return nil }
+        guard case .submit(_, let error?, _, _, _) = event.details else { return nil }
         return texts[error]
     }
 

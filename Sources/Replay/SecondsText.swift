@@ -32,6 +32,13 @@ public enum SecondsText {
         return number(value, decimals: decimals, trimmed: trimmed) + " s"
     }
 
+    /// A long duration for a sentence, in hours with at most one decimal: `31 h`, `24.5 h`
+    /// (`? h` for a duration not measured).
+    public static func hours(_ seconds: Double?) -> String {
+        guard let seconds else { return "? h" }
+        return number(seconds / 3600, decimals: 1, trimmed: true) + " h"
+    }
+
     /// `value` rounded to `decimals` places as a number, for JSON: finite in, finite out, and
     /// left as it is where rounding could overflow.
     public static func rounded(_ value: Double, decimals: Int = 3) -> Double {

@@ -12,13 +12,7 @@ enum FindingBytes {
         writer.text(finding.device)
         writer.text(finding.launch)
         writer.integer(finding.ts.microseconds)
-        writer.integer(Int64(finding.events.count))
-        for event in finding.events {
-            writer.optionalInteger(event.rowID)
-            writer.optionalInteger(event.seq)
-            writer.text(event.name)
-            writer.integer(event.ts.microseconds)
-        }
+        writer.events(finding.events)
         writer.optionalText(finding.budget)
         writer.optionalReal(finding.budgetSeconds)
         writer.optionalReal(finding.measured)
@@ -26,6 +20,12 @@ enum FindingBytes {
         writer.text(finding.message)
         writer.optionalText(finding.explainedBy?.rule)
         writer.integer(finding.explainedBy?.ts.microseconds ?? 0)
+        writer.integer(Int64(finding.factors.count))
+        for factor in finding.factors {
+            writer.text(factor.kind.rawValue)
+            writer.optionalReal(factor.share)
+            writer.events(factor.evidence)
+        }
         bytes = writer.bytes
     }
 
@@ -37,26 +37,27 @@ enum FindingBytes {
               let category = reader.text().flatMap(RuleCategory.init(rawValue:)),
               let severity = reader.text().flatMap(Severity.init(rawValue:)),
               let device = reader.text(), let launch = reader.text(), let ts = reader.integer(),
-              let eventCount = reader.integer(), eventCount >= 0, eventCount <= bytes.count
+              let events = reader.events()
         else { return nil }
-        var events: [EventRef] = []
-        events.reserveCapacity(Int(eventCount))
-        for _ in 0 ..< eventCount {
-            guard let rowID = reader.optionalInteger(), let seq = reader.optionalInteger(),
-                  let name = reader.text(), let eventTS = reader.integer()
-            else { return nil }
-            events.append(EventRef(rowID: rowID, seq: seq, name: name, ts: Timestamp(microseconds: eventTS)))
-        }
         guard let budget = reader.optionalText(), let budgetSeconds = reader.optionalReal(),
               let measured = reader.optionalReal(), let unit = reader.optionalText(), let message = reader.text(),
-              let causeRule = reader.optionalText(), let causeTS = reader.integer()
+              let causeRule = reader.optionalText(), let causeTS = reader.integer(),
+              let factorCount = reader.integer(), factorCount >= 0, factorCount <= bytes.count
         else { return nil }
+        var factors: [Finding.Factor] = []
+        for _ in 0 ..< factorCount {
+            guard let kind = reader.text().flatMap(Finding.FactorKind.init(rawValue:)), let share = reader.optionalReal(),
+                  let evidence = reader.events()
+            else { return nil }
+            factors.append(Finding.Factor(kind: kind, share: share ?? 0, evidence: evidence))
+        }
         offset = reader.offset
         var finding = Finding(
             rule: rule, category: category, severity: severity, device: device, launch: launch,
             ts: Timestamp(microseconds: ts), events: events, budget: budget, budgetSeconds: budgetSeconds,
             measured: measured, message: message,
-            explainedBy: causeRule.map { FindingRef(rule: $0, ts: Timestamp(microseconds: causeTS)) })
+            explainedBy: causeRule.map { FindingRef(rule: $0, ts: Timestamp(microseconds: causeTS)) },
+            factors: factors)
         // As stored: the initialiser would default a missing unit of a measured finding.
         finding.unit = unit
         return finding
@@ -86,6 +87,17 @@ enum FindingBytes {
 
         mutating func optionalReal(_ value: Double?) {
             optionalInteger(value.map { Int64(bitPattern: $0.bitPattern) })
+        }
+
+        /// A count, then each event: row id, `seq`, name and time.
+        mutating func events(_ events: [EventRef]) {
+            integer(Int64(events.count))
+            for event in events {
+                optionalInteger(event.rowID)
+                optionalInteger(event.seq)
+                text(event.name)
+                integer(event.ts.microseconds)
+            }
         }
     }
 
@@ -130,6 +142,18 @@ enum FindingBytes {
 
         mutating func optionalReal() -> Double?? {
             optionalInteger().map { $0.map { Double(bitPattern: UInt64(bitPattern: $0)) } }
+        }
+
+        mutating func events() -> [EventRef]? {
+            guard let count = integer(), count >= 0, count <= bytes.count - offset else { return nil }
+            var events: [EventRef] = []
+            events.reserveCapacity(Int(count))
+            for _ in 0 ..< count {
+                guard let rowID = optionalInteger(), let seq = optionalInteger(), let name = text(), let ts = integer()
+                else { return nil }
+                events.append(EventRef(rowID: rowID, seq: seq, name: name, ts: Timestamp(microseconds: ts)))
+            }
+            return events
         }
     }
 }

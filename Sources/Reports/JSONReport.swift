@@ -21,6 +21,9 @@ public enum JSONReport {
         public var unit: String?
         public var message: String
         public var explainedBy: ExplanationJSON?
+        /// What held a request back (`bgtask-never-ran`, `fetch-never-ran`), most of the wait
+        /// first; absent when the finding has none.
+        public var factors: [FactorJSON]?
 
         public init(_ finding: Finding) {
             rule = finding.rule
@@ -36,6 +39,21 @@ public enum JSONReport {
             unit = finding.unit
             message = finding.message
             explainedBy = finding.explainedBy.map { ExplanationJSON(rule: $0.rule, ts: $0.ts.description) }
+            factors = finding.factors.isEmpty ? nil : finding.factors.map(FactorJSON.init)
+        }
+    }
+
+    /// One factor of a wait: its kind (`low-power-mode`, …), the share of the wait it covered
+    /// (0 to 1) and the events that show it, given as a finding's events are.
+    public struct FactorJSON: Codable, Hashable, Sendable {
+        public var kind: String
+        public var share: Double
+        public var evidence: [EventJSON]
+
+        init(_ factor: Finding.Factor) {
+            kind = factor.kind.rawValue
+            share = SecondsText.rounded(factor.share)
+            evidence = factor.evidence.map(EventJSON.init)
         }
     }
 

@@ -60,8 +60,8 @@ extension Store {
             let runID = db.lastInsertedRowID
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO findings (run_id, rule, category, severity, device, launch, ts, event_ids, event_seqs,
-                    budget, budget_seconds, measured, unit, message, explained_by)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    budget, budget_seconds, measured, unit, message, explained_by, factors)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             // Found through `findings_by_device` rather than a dictionary of every finding saved,
             // so memory does not grow with the findings; the latest such finding saved, as the
@@ -86,7 +86,7 @@ extension Store {
                     .integer(finding.ts.microseconds), .text(Self.jsonArray(finding.events.map(\.rowID))),
                     .text(Self.jsonArray(finding.events.map(\.seq))), .text(finding.budget),
                     .real(finding.budgetSeconds), .real(finding.measured), .text(finding.unit),
-                    .text(finding.message), .integer(explainedBy),
+                    .text(finding.message), .integer(explainedBy), .text(Self.factors(finding.factors)),
                 ])
             }
             return runID
@@ -97,6 +97,19 @@ extension Store {
     @discardableResult
     public func saveRun(_ run: RunInfo, devices: DeviceSelection, findings: [Finding]) throws -> Int64 {
         try saveRun(run, devices: devices, count: findings.count, findings: findings.forEach)
+    }
+
+    /// The `factors` column: a JSON array of `{"kind", "share", "event_ids", "event_seqs"}`, or
+    /// NULL when there are none (see the v7 migration).
+    static func factors(_ factors: [Finding.Factor]) -> String? {
+        guard !factors.isEmpty else { return nil }
+        let objects = factors.map { factor in
+            let share = factor.share.isFinite ? "\(factor.share)" : "null"
+            return "{\"kind\":\"\(factor.kind.rawValue)\",\"share\":\(share),"
+                + "\"event_ids\":\(jsonArray(factor.evidence.map(\.rowID))),"
+                + "\"event_seqs\":\(jsonArray(factor.evidence.map(\.seq)))}"
+        }
+        return "[" + objects.joined(separator: ",") + "]"
     }
 
     private static func jsonArray(_ values: [Int64?]) -> String {

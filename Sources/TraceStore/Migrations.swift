@@ -11,6 +11,7 @@ enum Migrations {
         migrator.registerMigration(IngestClaimsMigration.identifier, migrate: IngestClaimsMigration.migrate)
         migrator.registerMigration("v5: events without seq found by content, without an index", migrate: dropContentHashIndex)
         migrator.registerMigration("v6: findings' explanations indexed", migrate: indexExplanations)
+        migrator.registerMigration("v7: findings' factors", migrate: addFindingFactors)
         return migrator
     }
 
@@ -180,5 +181,14 @@ enum Migrations {
     /// findings the `DELETE` took 80 s, and 0.2 s with this index.
     private static func indexExplanations(_ db: Database) throws {
         try db.execute(sql: "CREATE INDEX findings_by_explanation ON findings(explained_by)")
+    }
+
+    /// What held back a request that waited too long to run (`bgtask-never-ran`,
+    /// `fetch-never-ran`): a JSON array, most of the wait first, of
+    /// `{"kind", "share", "event_ids", "event_seqs"}` (a factor's kind, the share of the wait it
+    /// covered from 0 to 1, and its evidence as `event_ids` and `event_seqs` give a finding's
+    /// events). NULL for a finding without factors, and for every finding stored before.
+    private static func addFindingFactors(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE findings ADD COLUMN factors TEXT")
     }
 }

@@ -16,8 +16,16 @@ public struct CorpusSpec: Sendable, Hashable {
     /// The number of lines one device-day should hold on average (the generator aims at it; the
     /// count of a given day varies with its activity).
     public var approxEventsPerDeviceDay: Int
-    /// The parts of trace format v1.1 to write; empty (the default) writes v1 exactly as before.
+    /// The parts of trace format v1.1 to write; empty (the default) writes v1.
     public var features: TraceFeatures = []
+    /// Whether, in a v1 corpus, a request may wait more than a day to run, as v1 days were
+    /// simulated before `bgtask-never-ran` existed: each day on its own, so a request submitted
+    /// late one day could wait past 24 h into the next, which the rule rightly reports. Off by
+    /// default: a device keeps its requests from waiting (see `DaySimulator.refreshOverdue`), so a
+    /// clean corpus has no findings. On, v1 is written byte for byte as before: the sample traces
+    /// (which so show the rule), the benchmark's and the fuzzer's corpora keep their bytes. A v1.1
+    /// corpus with ``TraceFeatures/neverRun`` keeps requests from waiting either way.
+    public var requestsMayWait = false
 
     /// A spec starting on the UTC calendar date `year-month-day`.
     public init(

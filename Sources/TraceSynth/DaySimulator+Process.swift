@@ -42,9 +42,10 @@ extension DaySimulator {
         emit("didFinishLaunching", after: rng.int(1...5)) { $0.field("phase", "begin") }
         if breach == .legacyFetch {
             record(.legacyFetch, launch: app!.launch)
-            // Where never-run fetches are breaches, the leftover call passes
-            // `backgroundFetchIntervalMinimum` (0), which `fetch-never-ran` leaves alone.
-            let interval: Int64 = features.contains(.neverRun) ? 0 : 3600
+            // The leftover call passes `backgroundFetchIntervalMinimum` (0), which
+            // `fetch-never-ran` leaves alone: this breach is the call, not a fetch that never came.
+            // (Where requests may wait, as v1 was written before that rule, it passes 3600.)
+            let interval: Int64 = keepsRequestsFromWaiting ? 0 : 3600
             emit("fetch.setMinimumInterval", after: rng.int(1...10)) { $0.field("interval", interval) }
         }
         if usesBGTasks {

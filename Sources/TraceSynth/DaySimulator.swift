@@ -29,6 +29,9 @@ struct DaySimulator {
     let sceneLayout: SceneLayout?
     /// The request that never runs on this device (``TraceFeatures/neverRun``), else nil.
     let neverRunPlan: NeverRunPlan?
+    /// Whether the device keeps its requests from waiting more than a day (see
+    /// ``CorpusSpec/requestsMayWait``): all but the starving device's request then run in time.
+    let keepsRequestsFromWaiting: Bool
     let breachRate: Double
     let targetLines: Int
     let dayStart: Int64
@@ -86,6 +89,7 @@ struct DaySimulator {
         sceneLayout = spec.features.contains(.scenes) ? SceneLayout(seed: spec.seed, device: index) : nil
         neverRunPlan = spec.features.contains(.neverRun)
             ? NeverRunPlan(seed: spec.seed, device: index, rate: spec.breachRate) : nil
+        keepsRequestsFromWaiting = spec.features.contains(.neverRun) || !spec.requestsMayWait
         // A starving device carries that one breach and no other.
         breachRate = neverRunPlan == nil ? spec.breachRate : 0
         targetLines = max(1, Int(Double(spec.approxEventsPerDeviceDay) * profile.activity))
@@ -99,10 +103,10 @@ struct DaySimulator {
         now = dayStart + rng.millis(1, 600)
         sessionMean = min(240_000, 86_400_000 / (Double(targetLines) / 17) / 4)
         refreshEarliest = dayStart
-        // Where never-run waits are breaches, a clean device takes the cleanup as pending from the
-        // day before, so that it runs early (``cleanupOverdue``); where it starves, the first
-        // visit of the corpus submits it.
-        cleanupPending = (rng.chance(0.7) || spec.features.contains(.neverRun)) && neverRunPlan?.cause != .noCharger
+        // A device that keeps requests from waiting takes the cleanup as pending from the day
+        // before, so that it runs early (``cleanupOverdue``); where it starves, the first visit of
+        // the corpus submits it.
+        cleanupPending = (rng.chance(0.7) || keepsRequestsFromWaiting) && neverRunPlan?.cause != .noCharger
         nextPushAllowed = dayStart + DaySimulator.pushDayMargin
     }
 
@@ -227,10 +231,10 @@ struct DaySimulator {
         return drawBreach(kinds)
     }
 
-    mutating func record(_ kind: BreachKind, launch: String) {
+    mutating func record(_ kind: BreachKind, launch: String, factors: [Finding.FactorKind] = []) {
         breaches.append(
             InjectedBreach(
                 kind: kind, device: device, launch: launch,
-                ts: Timestamp(microseconds: now * 1000)))
+                ts: Timestamp(microseconds: now * 1000), factors: factors))
     }
 }

@@ -16,12 +16,17 @@ public struct InjectedBreach: Sendable, Hashable {
     /// The time of the first event of the breach; for a v1.1 kind (``BreachKind/isV1_1``), the
     /// time of the event at which rules.md says its finding happens.
     public var ts: Timestamp
+    /// For a request that never runs (``BreachKind/bgtaskNeverRan``, ``BreachKind/fetchNeverRan``):
+    /// the factors the generator wrote into the log to hold it back, which its finding must name
+    /// (it may name more: a user's other habits show too). Empty for every other kind.
+    public var factors: [Finding.FactorKind]
 
-    public init(kind: BreachKind, device: String, launch: String, ts: Timestamp) {
+    public init(kind: BreachKind, device: String, launch: String, ts: Timestamp, factors: [Finding.FactorKind] = []) {
         self.kind = kind
         self.device = device
         self.launch = launch
         self.ts = ts
+        self.factors = factors
     }
 }
 

@@ -1,3 +1,5 @@
+import TraceModel
+
 /// A device on which one request of the app never runs, for the whole corpus (the
 /// ``BreachKind/bgtaskNeverRan`` and ``BreachKind/fetchNeverRan`` breaches, v1.1): what keeps it
 /// from running is one of the factors rules.md names, and the log shows it.
@@ -32,6 +34,19 @@ struct NeverRunPlan {
     }
 
     var kind: BreachKind { cause == .legacyFetch ? .fetchNeverRan : .bgtaskNeverRan }
+
+    /// The factors of rules.md the cause writes into the log: what the finding must name.
+    var factors: [Finding.FactorKind] {
+        switch cause {
+        case .lowPowerMode: [.lowPowerMode]
+        case .refreshDisabled: [.refreshDisabled]
+        case .swipedAway: [.swipedAway, .appUnused]
+        case .appUnused: [.appUnused]
+        case .noCharger: [.powerRequired]
+        // Nothing the log can show: the system fetches at its discretion, and does not.
+        case .legacyFetch: []
+        }
+    }
     /// The app registers and submits BGTask requests (all but a legacy-fetch app).
     var usesBGTasks: Bool { cause != .legacyFetch }
     /// The refresh request runs when due.

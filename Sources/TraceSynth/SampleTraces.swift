@@ -1,8 +1,14 @@
 import Foundation
 
 extension CorpusWriter {
-    /// The spec of the sample set: five devices over two days, a few breaches.
-    public static let sampleSpec = CorpusSpec(devices: 5, days: 2, seed: 20_261_121, breachRate: 0.03)
+    /// The spec of the sample set: five devices over two days, a few breaches, and requests that
+    /// may wait past a day as v1 was first written (``CorpusSpec/requestsMayWait``): the samples
+    /// keep their bytes, and one refresh request waits long enough to show `bgtask-never-ran`.
+    public static let sampleSpec: CorpusSpec = {
+        var spec = CorpusSpec(devices: 5, days: 2, seed: 20_261_121, breachRate: 0.03)
+        spec.requestsMayWait = true
+        return spec
+    }()
 
     /// Writes the small sample set the project ships in `traces/`, well under 1 MB:
     /// - `dev-000{0…4}-2026-11-2{1,2}.jsonl.zst`: ``sampleSpec``, one multi-frame file per device-day;

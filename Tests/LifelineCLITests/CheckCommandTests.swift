@@ -97,6 +97,30 @@ import Testing
         #expect(bad.stderr.contains("unknown budget 'nope'"))
     }
 
+    /// task-wait is set like every budget; the sample traces' waiting refresh request is stored
+    /// with its factors.
+    @Test func theTaskWaitBudgetComesFromFlagsAndConfigFilesAndFactorsAreStored() throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = directory.appendingPathComponent("c.db").path
+        _ = try CLI.run(["ingest", "--quiet", "--db", database, Self.traces])
+        let waits = try CLI.run(["check", "--db", database, "--format", "jsonl", "--rule", "bgtask-never-ran"])
+        #expect(waits.stdout.split(separator: "\n").count == 1)
+        #expect(waits.stdout.contains(#""factors":[{"evidence":[{"event":"bgtask.submit""#))
+        #expect(try CLI.sqlite(database, "SELECT json_extract(factors, '$[0].kind') FROM findings WHERE rule = 'bgtask-never-ran'") == "rescheduled")
+        #expect(try CLI.sqlite(database, "SELECT count(*) FROM findings WHERE factors IS NOT NULL AND rule != 'bgtask-never-ran'") == "0")
+
+        let longer = try CLI.run(["check", "--db", database, "--format", "jsonl", "--rule", "bgtask-never-ran",
+                                  "--budget", "task-wait=90000"])
+        #expect(longer.status == 0)
+        #expect(longer.stdout.isEmpty)
+        let config = directory.appendingPathComponent("lifeline.json")
+        try #"{"budgets":{"task-wait":3600}}"#.write(to: config, atomically: true, encoding: .utf8)
+        let shorter = try CLI.run(["check", "--db", database, "--format", "jsonl", "--rule", "bgtask-never-ran", "--config", config.path])
+        #expect(shorter.stdout.split(separator: "\n").count > 1)
+        #expect(shorter.stdout.contains(#""budget":"task-wait","budgetSeconds":3600"#))
+        #expect(try CLI.sqlite(database, "SELECT budgets LIKE '%\"task-wait\":3600%' FROM runs ORDER BY id DESC LIMIT 1") == "1")
+    }
+
     @Test func unknownRulesAreUsageErrors() throws {
         let result = try CLI.run(["check", "--rule", "no-such-rule"])
         #expect(result.status == 64)

@@ -40,12 +40,15 @@ import TraceSynth
         #expect(compact.count > 50)
         #expect(Set(compact.map(\.rule)).count > 10)
         #expect(compact == viaEvents)
-        // The attributes the v1.1 resource and URL session rules read come through the columns too.
+        // The attributes the v1.1 resource, URL session and never-ran rules read come through the
+        // columns too (readings, a submit's earliest begin date and requirements, fetch intervals).
         let v11: Set = [
             "shared-resource-held-at-suspension", "listener-open-at-suspension",
             "urlsession-delayed-request-completion-missing", "urlsession-delayed-request-completion-multiple",
             "urlsession-byte-counts-missing", "urlsession-background-enqueue-discretionary",
+            "bgtask-never-ran", "fetch-never-ran",
         ]
         #expect(v11.subtracting(compact.map(\.rule)).isEmpty, "\(v11.subtracting(compact.map(\.rule)))")
+        #expect(compact.contains { !$0.factors.isEmpty })
     }
 }

@@ -61,11 +61,11 @@ import TraceSynth
     }
 
     /// The v1.1 breaches whose rules the catalogue checks (scenes, shared resources, listeners,
-    /// URL session scheduling), each of which the v1.1 test below must find.
+    /// URL session scheduling, never-run requests), each of which the v1.1 test below must find.
     static let checkedV11Kinds: Set<BreachKind> = [
         .sceneIllegalTransition, .sharedResourceHeld, .listenerOpenAtSuspension, .urlsessionDelayedRequestCompletionMissing,
         .urlsessionDelayedRequestCompletionMultiple, .urlsessionByteCountsMissing,
-        .urlsessionBackgroundEnqueueDiscretionary,
+        .urlsessionBackgroundEnqueueDiscretionary, .bgtaskNeverRan, .fetchNeverRan,
     ]
 
     @Test func aCleanV11CorpusHasNoFindings() throws {
@@ -103,5 +103,27 @@ import TraceSynth
             let injected = breaches.filter { $0.kind == kind }.count
             #expect(findings.filter { $0.rule == kind.rule }.count == injected, "\(kind.rule)")
         }
+    }
+
+    /// Each device whose request never runs is found where the generator says its wait passed
+    /// the budget, with the factors it was starved by: those cover all of the wait, and no other
+    /// factor does (others the user's habits leave in the log cover part of it). No other
+    /// request of the corpus waits that long.
+    @Test func everyNeverRunBreachIsFoundWithItsFactorsAndNoOtherWait() throws {
+        let (findings, breaches, _) = try Self.replay(Self.v1_1(devices: 80, days: 3, seed: 7, breachRate: 0.25))
+        let rules: Set = ["bgtask-never-ran", "fetch-never-ran"]
+        let starved = breaches.filter { rules.contains($0.rule) }
+        #expect(starved.count >= 10)
+        #expect(Set(starved.map(\.rule)) == rules)
+        #expect(Set(starved.flatMap(\.factors)) == [.lowPowerMode, .refreshDisabled, .swipedAway, .appUnused, .powerRequired])
+        let waits = findings.filter { rules.contains($0.rule) }
+        for breach in starved {
+            let found = waits.filter { $0.device == breach.device && $0.rule == breach.rule }
+            #expect(found.map(\.ts) == [breach.ts], "\(breach.rule) of \(breach.device)")
+            #expect(found.map(\.launch) == [breach.launch])
+            let whole = Set(found.first?.factors.filter { $0.share == 1 }.map(\.kind) ?? [])
+            #expect(whole == Set(breach.factors), "\(breach.device): \(found.first?.message ?? "not found")")
+        }
+        #expect(waits.count == starved.count, "\(waits.filter { finding in !starved.contains { $0.device == finding.device } }.map(\.message))")
     }
 }

@@ -17,7 +17,19 @@ import TraceModel
                 budget: index % 3 == 1 ? "refresh-task" : nil, budgetSeconds: index % 3 == 1 ? 30 : nil,
                 measured: index % 3 == 1 ? Double(index) + 0.25 : nil, unit: index % 5 == 0 ? "requests" : nil,
                 message: "finding \(index) — \"quoted\"\n",
-                explainedBy: index % 3 == 2 ? FindingRef(rule: "bgtask-refresh-overrun", ts: ts) : nil)
+                explainedBy: index % 3 == 2 ? FindingRef(rule: "bgtask-refresh-overrun", ts: ts) : nil,
+                factors: index % 4 == 3 ? factors(index, events: events) : [])
+        }
+    }
+
+    /// Factors of every kind in turn, with shares that are no round binary fraction and evidence
+    /// (sometimes none) that names NULs.
+    static func factors(_ index: Int, events: [EventRef]) -> [Finding.Factor] {
+        let kinds = Finding.FactorKind.allCases
+        return (0 ..< 1 + index % 3).map { offset in
+            Finding.Factor(
+                kind: kinds[(index + offset) % kinds.count], share: 1 / Double(offset + 3),
+                evidence: Array(events.prefix(offset)))
         }
     }
 
@@ -50,6 +62,27 @@ import TraceModel
         #expect(try JSONReport.render(fromFile) == JSONReport.render(inMemory))
         #expect(fromFile.summaries == inMemory.summaries)
         #expect(fromFile.worstSeverity == .error)
+    }
+
+    @Test func factorsComeBackFromTheSpillFileAndShowInJSON() throws {
+        let findings = Self.findings(200)
+        #expect(findings.contains { $0.factors.count == 3 })
+        let log = FindingLog(memoryLimit: 8)
+        for finding in findings { try log.append(finding) }
+        let read = try Self.contents(of: log)
+        #expect(read.map(\.factors) == findings.map(\.factors))
+
+        let withFactors = try #require(findings.first { $0.factors.count == 3 })
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(JSONReport.line(withFactors).utf8)) as? [String: Any])
+        let factors = try #require(line["factors"] as? [[String: Any]])
+        #expect(factors.map { $0["kind"] as? String } == withFactors.factors.map(\.kind.rawValue))
+        #expect(factors.map { $0["share"] as? Double } == [0.333, 0.25, 0.2])
+        let evidence = try #require(factors.last?["evidence"] as? [[String: Any]])
+        #expect(evidence.map { $0["event"] as? String } == withFactors.factors.last?.evidence.map(\.name))
+        #expect(evidence.first?["ts"] as? String == withFactors.factors.last?.evidence.first?.ts.description)
+        // A finding with no factors has no `factors` member.
+        let plain = try #require(try JSONSerialization.jsonObject(with: Data(JSONReport.line(findings[0]).utf8)) as? [String: Any])
+        #expect(plain["factors"] == nil)
     }
 
     /// The JSON document is written in pieces; it must be the text of encoding it whole.

@@ -43,6 +43,36 @@ import TraceModel
         #expect(plan.contains { $0.contains("USING COVERING INDEX findings_by_explanation") }, "\(plan)")
     }
 
+    /// Factors are a JSON array SQL can read: kind, share, and the evidence as `event_ids` and
+    /// `event_seqs` give a finding's events; NULL for a finding without any.
+    @Test func factorsAreStoredAsJSONAndNullWithoutAny() throws {
+        let db = try TemporaryDatabase()
+        var waited = Self.finding("bgtask-never-ran", ts: 90)
+        let evidence = [
+            EventRef(rowID: 42, seq: 7, name: "power", ts: Timestamp(microseconds: 5)),
+            EventRef(rowID: nil, seq: nil, name: "terminate", ts: Timestamp(microseconds: 6)),
+        ]
+        waited.factors = [
+            Finding.Factor(kind: .lowPowerMode, share: 0.7, evidence: Array(evidence.prefix(1))),
+            Finding.Factor(kind: .swipedAway, share: 0.25, evidence: Array(evidence.suffix(1))),
+            Finding.Factor(kind: .appUnused, share: 1, evidence: []),
+        ]
+        try db.store.saveRun(Self.run, devices: .all, findings: [Self.finding("illegal-transition", ts: 10), waited])
+        let rows = try db.store.read {
+            try Row.fetchAll($0, sql: """
+                SELECT f.rule, j.key, json_extract(j.value, '$.kind') AS kind, json_extract(j.value, '$.share') AS share,
+                       json_extract(j.value, '$.event_ids') AS ids, json_extract(j.value, '$.event_seqs') AS seqs
+                FROM findings f, json_each(f.factors) j ORDER BY f.id, j.key
+                """)
+        }
+        #expect(rows.map { $0["kind"] as String } == ["low-power-mode", "swiped-away", "app-unused"])
+        #expect(rows.map { $0["share"] as Double } == [0.7, 0.25, 1])
+        #expect(rows.map { $0["ids"] as String } == ["[42]", "[null]", "[]"])
+        #expect(rows.map { $0["seqs"] as String } == ["[7]", "[null]", "[]"])
+        let none = try db.store.read { try Row.fetchOne($0, sql: "SELECT factors IS NULL AS none FROM findings WHERE rule = 'illegal-transition'") }
+        #expect(none?["none"] == true)
+    }
+
     @Test func findingsAreReadOnceInOrderSoTheyCanComeFromAFile() throws {
         let db = try TemporaryDatabase()
         let findings = (0 ..< 50).map { Self.finding("r\($0 % 3)", ts: Int64($0)) }

@@ -2,8 +2,8 @@ import Replay
 import TraceModel
 
 /// The rules about work an app does outside the foreground life cycle: extra background time
-/// (`beginBackgroundTask`), the BackgroundTasks framework, completion handlers and the scheduling of
-/// background URL session tasks.
+/// (`beginBackgroundTask`), the BackgroundTasks framework, completion handlers, the scheduling of
+/// background URL session tasks, and requests the system never got round to running.
 ///
 /// Pair rules (an opening and its discharge) are ``Obligation`` declarations; the others are
 /// small checks. Every check here reads the ``LaunchState`` the lifecycle check keeps.
@@ -23,6 +23,8 @@ public enum WorkRules {
             Obligation.notificationService.blueprint,
             Obligation.delayedRequest.blueprint,
             URLSessionTaskCheck.blueprint,
+            // After PendingRequestsCheck: it reads which submits the pending requests took.
+            NeverRanCheck.blueprint,
         ]
     }
 }
