@@ -10,8 +10,20 @@ extension CorpusWriter {
         return spec
     }()
 
+    /// The spec of the sample set's scene-based part (`scenes/`): five more devices over three
+    /// days in trace format v1.1 (scene-based apps, shared resources, URL session scheduling,
+    /// power and refresh readings, a refresh request that never runs and why), with a few
+    /// breaches. The seed is one whose devices show each of those.
+    public static let sampleV1_1Spec: CorpusSpec = {
+        var spec = CorpusSpec(devices: 5, days: 3, seed: 19, breachRate: 0.05)
+        spec.features = .v1_1
+        return spec
+    }()
+
     /// Writes the small sample set the project ships in `traces/`, well under 1 MB:
     /// - `dev-000{0…4}-2026-11-2{1,2}.jsonl.zst`: ``sampleSpec``, one multi-frame file per device-day;
+    /// - `scenes/dev-000{0…4}-2026-11-2{1,2,3}.jsonl.zst`: ``sampleV1_1Spec`` (other devices: the
+    ///   ids come from the seed), one multi-frame file per device-day;
     /// - `dev-0005-2026-11-21.jsonl.gz`: a sixth device's day, gzip-compressed;
     /// - `dev-0006-2026-11-21.jsonl`: plain text, a device whose app never ran that day, only its
     ///   notification service extension;
@@ -36,6 +48,14 @@ extension CorpusWriter {
         try cutInLastFrame(cutPath.path, frameEnds: cutPath.frameEnds)
 
         try writeFile(malformedLines(generator), to: directory + "/bad/malformed.jsonl")
+
+        let scenes = TraceGenerator(spec: sampleV1_1Spec)
+        try createDirectory(directory + "/scenes")
+        for device in 0..<sampleV1_1Spec.devices {
+            for day in 0..<sampleV1_1Spec.days {
+                try writeZstd(scenes, device: device, day: day, to: directory + "/scenes", linesPerFrame: 100)
+            }
+        }
     }
 
     @discardableResult

@@ -10,7 +10,8 @@ import TraceSynth
         let files = try #require(FileManager.default.subpaths(atPath: directory)).filter { !$0.hasSuffix("bad") }
         let sizes = try files.map { try FileManager.default.attributesOfItem(atPath: directory + "/" + $0)[.size] as! Int }
         #expect(sizes.reduce(0, +) < 1_000_000)
-        #expect(files.filter { $0.hasSuffix(".jsonl.zst") && !$0.hasPrefix("bad/") }.count == 10)
+        #expect(files.filter { $0.hasSuffix(".jsonl.zst") && !$0.contains("/") }.count == 10)
+        #expect(files.filter { $0.hasSuffix(".jsonl.zst") && $0.hasPrefix("scenes/") }.count == 15)
         #expect(files.contains("dev-0005-2026-11-21.jsonl.gz"))
         #expect(files.contains("dev-0006-2026-11-21.jsonl"))
         #expect(files.contains("bad/dev-0007-2026-11-21.jsonl.zst"))
@@ -21,6 +22,17 @@ import TraceSynth
         let generator = TraceGenerator(spec: CorpusWriter.sampleSpec)
         let breaches = (0..<5).flatMap { device in (0..<2).flatMap { generator.injectedBreaches(device: device, day: $0) } }
         #expect(breaches.count >= 2 && breaches.count <= 12)
+    }
+
+    @Test func theScenePartIsV11WithAWaitingRequest() {
+        let spec = CorpusWriter.sampleV1_1Spec
+        #expect(spec.features == .v1_1)
+        let generator = TraceGenerator(spec: spec)
+        let breaches = (0..<spec.devices).flatMap { device in (0..<spec.days).flatMap { generator.injectedBreaches(device: device, day: $0) } }
+        #expect(breaches.contains { $0.kind == .bgtaskNeverRan })
+        #expect(breaches.contains { $0.kind == .sharedResourceHeld })
+        let lines = (0..<spec.days).flatMap { generator.lines(device: 0, day: $0) }
+        #expect(lines.contains { $0.contains(#""event":"scene.willConnect""#) })
     }
 
     @Test func theGoodFilesDecompressWithTheStandardTools() throws {
