@@ -18,6 +18,17 @@ enum ExampleTraces {
         {"ts":0.3,"seq":1,"event":"didBecomeActive"}
         """
 
+    /// A scene-based user launch (v1.1): scene S1 connects, enters the foreground and is active at
+    /// `ts` 0.3, announced by no app-level notification (`seq` 0–3); the user leaves at `ts` 30
+    /// (scene.willResignActive, `seq` 4).
+    static let sceneResigning = """
+        {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
+        {"ts":0.1,"seq":1,"event":"scene.willConnect","scene":"S1"}
+        {"ts":0.2,"seq":2,"event":"scene.willEnterForeground","scene":"S1"}
+        {"ts":0.3,"seq":3,"event":"scene.didBecomeActive","scene":"S1"}
+        {"ts":30,"seq":4,"event":"scene.willResignActive","scene":"S1"}
+        """
+
     /// ``active``, then the user leaves at `ts` 60: willResignActive, and didEnterBackground begun
     /// at 60.1 and not yet returned (`seq` 0–3).
     static let leavingForeground = """

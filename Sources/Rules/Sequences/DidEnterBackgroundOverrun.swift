@@ -31,11 +31,7 @@ extension Rule {
         ],
         failing: [
             Example("""
-                {"launch":"L1","ts":0,"seq":0,"event":"launch","reason":"user"}
-                {"ts":0.1,"seq":1,"event":"scene.willConnect","scene":"S1"}
-                {"ts":0.2,"seq":2,"event":"scene.willEnterForeground","scene":"S1"}
-                {"ts":0.3,"seq":3,"event":"scene.didBecomeActive","scene":"S1"}
-                {"ts":30,"seq":4,"event":"scene.willResignActive","scene":"S1"}
+                \(ExampleTraces.sceneResigning)
                 {"ts":30.1,"seq":5,"event":"scene.didEnterBackground","scene":"S1","phase":"begin"}
                 ↓{"ts":37.2,"seq":6,"event":"scene.didEnterBackground","scene":"S1","phase":"end"}
                 {"ts":37.3,"seq":7,"event":"snapshot","scene":"S1"}
