@@ -82,12 +82,10 @@ public struct AppLifecycle: Sendable {
             let breach: LifecycleBreach? = state != .notRunning && !stateInferred ? .launchWhileRunning(state) : nil
             launched(event)
             return breach
-        case .didBecomeActive, .willResignActive, .didEnterBackground, .willEnterForeground:
-            if event.phase == .end {
-                if kind == .didEnterBackground { didEnterBackgroundBegin = nil }
-                return nil
-            }
-            return isSceneBased ? announce(event, kind: kind) : appCallback(event, kind: kind)
+        case .didBecomeActive: return notification(.didBecomeActive, event)
+        case .willResignActive: return notification(.willResignActive, event)
+        case .didEnterBackground: return notification(.didEnterBackground, event)
+        case .willEnterForeground: return notification(.willEnterForeground, event)
         case .suspend:
             if isSceneBased, !stateInferred, scenes.anyInForeground {
                 let breach = LifecycleBreach.illegal(state: state, since: lastMove)
@@ -137,13 +135,39 @@ public struct AppLifecycle: Sendable {
 
     // MARK: The app delegate's life cycle
 
+    /// The four notifications of the app's state (`UIApplicationDelegate`, and the
+    /// `UIApplication` notifications of a scene-based app).
+    private enum Notification {
+        case didBecomeActive, willResignActive, didEnterBackground, willEnterForeground
+
+        var kind: EventKind {
+            switch self {
+            case .didBecomeActive: .didBecomeActive
+            case .willResignActive: .willResignActive
+            case .didEnterBackground: .didEnterBackground
+            case .willEnterForeground: .willEnterForeground
+            }
+        }
+    }
+
+    /// A notification of the app's state: a move of its own, or, in a scene-based launch, the
+    /// announcement of the scenes' moves. An `end` (of `didEnterBackground`) only says it returned.
+    private mutating func notification(_ notification: Notification, _ event: ReplayEvent) -> LifecycleBreach? {
+        if event.phase == .end {
+            if notification == .didEnterBackground { didEnterBackgroundBegin = nil }
+            return nil
+        }
+        return isSceneBased ? announce(notification, event) : appCallback(notification, event)
+    }
+
     /// A UIKit callback of a launch that is not scene-based.
-    private mutating func appCallback(_ event: ReplayEvent, kind: EventKind) -> LifecycleBreach? {
-        switch kind {
+    private mutating func appCallback(_ notification: Notification, _ event: ReplayEvent) -> LifecycleBreach? {
+        let kind = notification.kind
+        switch notification {
         case .didBecomeActive: return expecting(.inactive, then: .active, event, kind: kind)
         case .willResignActive: return expecting(.active, then: .inactive, event, kind: kind)
         case .willEnterForeground: return expecting(.background, then: .inactive, event, kind: kind)
-        default:
+        case .didEnterBackground:
             var breach: LifecycleBreach?
             if state == .suspended {
                 breach = .whileSuspended
@@ -210,7 +234,8 @@ public struct AppLifecycle: Sendable {
     /// An app-level notification in a scene-based launch: legal as the announcement of the
     /// change the scene events just made (or as the `didEnterBackground` step of a launch or
     /// resume into the background); the app's state stays what its scenes say.
-    private mutating func announce(_ event: ReplayEvent, kind: EventKind) -> LifecycleBreach? {
+    private mutating func announce(_ notification: Notification, _ event: ReplayEvent) -> LifecycleBreach? {
+        let kind = notification.kind
         if state == .suspended {
             move(to: .background, by: event, kind: kind)
             return .whileSuspended
@@ -219,21 +244,19 @@ public struct AppLifecycle: Sendable {
         let announcing: AppState
         // Not knowing what was announced before, any announcement is taken as the next one.
         let unknown = announced == nil
-        switch kind {
+        switch notification {
         case .didBecomeActive:
             (legal, announcing) = (state == .active && (unknown || announced != .active), .active)
         case .willResignActive:
             (legal, announcing) = (state != .active && (unknown || announced == .active), .inactive)
         case .willEnterForeground:
             (legal, announcing) = (state.isForeground && !(announced?.isForeground ?? false), .inactive)
-        default:
+        case .didEnterBackground:
             let stepOfBackgroundPeriod = state == .background && !enteredBackground
             let fromForeground = unknown || (announced?.isForeground ?? false)
             (legal, announcing) = (state == .background && (fromForeground || stepOfBackgroundPeriod), .background)
-            if kind == .didEnterBackground {
-                enteredBackground = true
-                didEnterBackgroundBegin = event.phase == .begin ? event : nil
-            }
+            enteredBackground = true
+            didEnterBackgroundBegin = event.phase == .begin ? event : nil
         }
         announced = announcing
         launchSequenceEnded = true
@@ -327,24 +350,24 @@ public struct AppLifecycle: Sendable {
 
     // MARK: Extensions
 
+    /// An extension process follows only its own moves; any other event is app code (or not)
+    /// by ``EventKind/isAppCode`` and ``EventKind/isLifecycleCallback``, which list every kind.
     private mutating func applyInExtension(_ event: ReplayEvent, kind: EventKind) -> LifecycleBreach? {
-        switch kind {
-        case .launch:
+        if kind == .launch {
             launchEvent = event
             state = .background
             enterBackgroundPeriod(event)
-        case .suspend:
+        } else if kind == .suspend {
             state = .suspended
             suspendedBy = event
             backgroundSince = nil
-        case .resume:
+        } else if kind == .resume {
             state = .background
             enterBackgroundPeriod(event)
-        case .terminate:
+        } else if kind == .terminate {
             if terminated == nil { terminated = event }
             state = .notRunning
-        default:
-            guard state == .suspended, kind.isAppCode || kind.isLifecycleCallback, event.phase != .end else { return nil }
+        } else if state == .suspended, kind.isAppCode || kind.isLifecycleCallback, event.phase != .end {
             state = .background
             enterBackgroundPeriod(event)
             return .whileSuspended

@@ -188,7 +188,14 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
             return .network(reachable: attributes.bool("reachable"), wifi: attributes.bool("wifi"))
         case .fetchSetMinimumInterval:
             return .fetchInterval(AttributeReader(attrs(), only: ["interval"]).double("interval"))
-        default:
+        case .launch, .willFinishLaunching, .restoreState, .didFinishLaunching, .didBecomeActive, .willResignActive,
+             .didEnterBackground, .willEnterForeground, .willTerminate, .memoryWarning, .suspend, .resume,
+             .terminate, .endBackgroundTask, .backgroundTaskExpired, .expiringActivity, .bgtaskRegister,
+             .bgtaskCancel, .bgtaskComplete, .fetchPerform, .fetchComplete, .pushComplete, .urlsessionCreate,
+             .urlsessionHandleEvents, .urlsessionDidFinishEvents, .urlsessionComplete, .nseReceive,
+             .nseTimeWillExpire, .nseContentHandler, .locationUpdate, .urlsessionWillBeginDelayedRequest,
+             .urlsessionDelayedRequestComplete, .urlsessionTaskComplete, .other:
+            // No attribute of these is read by a rule.
             return .none
         }
     }
