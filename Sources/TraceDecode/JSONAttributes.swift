@@ -26,7 +26,8 @@ public struct JSONAttributes: Sendable, Hashable {
     /// every member was most of the cost of its `attrs`.
     public init?(_ text: String, keeping keys: [String]?) {
         var text = text
-        let parsed: [(String, Value)]? = text.withUTF8 { bytes in
+        // Labeled as `members` is: an array of unlabeled tuples would be cast element by element.
+        let parsed: [(key: String, value: Value)]? = text.withUTF8 { bytes in
             var scanner = JSONScanner(UnsafeRawBufferPointer(bytes))
             return try? Self.members(&scanner, keeping: keys)
         }
@@ -52,8 +53,9 @@ public struct JSONAttributes: Sendable, Hashable {
 
     private static func members(
         _ scanner: inout JSONScanner, keeping keys: [String]?
-    ) throws(ScanError) -> [(String, Value)] {
-        var members: [(String, Value)] = []
+    ) throws(ScanError) -> [(key: String, value: Value)] {
+        var members: [(key: String, value: Value)] = []
+        members.reserveCapacity(keys?.count ?? 8)
         try scanner.consume(.openBrace, expected: "'{'")
         if scanner.skip(.closeBrace) {
             try scanner.finish()
@@ -81,7 +83,12 @@ public struct JSONAttributes: Sendable, Hashable {
             let key = string(token, in: scanner, buffer: &buffer)
             return keys.contains(key) ? key : nil
         }
-        return keys.first { $0.utf8.count == contents.count && $0.utf8.elementsEqual(contents) }
+        guard let first = contents.first else { return keys.first { $0.isEmpty } }
+        return keys.first { key in
+            // Most keys differ in their length or first byte: compare the rest only then.
+            key.utf8.count == contents.count && key.utf8.first == first
+                && (key.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(contents) } ?? key.utf8.elementsEqual(contents))
+        }
     }
 
     /// The value at the scanner; with `making` false it is only scanned (and is `.other`).
