@@ -33,6 +33,11 @@ struct Coverage {
         turnedOnBy = event
     }
 
+    /// The condition holds (`on`) or no longer holds from `event`'s time.
+    mutating func turn(_ on: Bool, at event: ReplayEvent) {
+        if on { turnOn(at: event.ts, by: event) } else { turnOff(at: event.ts) }
+    }
+
     /// The condition no longer holds from `time`.
     mutating func turnOff(at time: Timestamp) {
         guard let since else { return }

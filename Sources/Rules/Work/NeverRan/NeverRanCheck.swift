@@ -73,7 +73,7 @@ final class NeverRanCheck: Check {
         case .willEnterForeground, .sceneWillEnterForeground:
             if app { userOpened(event) }
         case .terminate:
-            if app, event.reason == .user { set(\.swipedAway, \.swipedAway, on: true, by: event) }
+            if app, event.reason == .user { set(.swipedAway, on: true, by: event) }
         case .willFinishLaunching, .restoreState, .didFinishLaunching, .didBecomeActive, .willResignActive,
             .didEnterBackground, .willTerminate, .memoryWarning, .snapshot, .suspend, .beginBackgroundTask,
             .endBackgroundTask, .backgroundTaskExpired, .backgroundTimeRemaining, .expiringActivity, .config,
@@ -173,16 +173,16 @@ final class NeverRanCheck: Check {
 
     private func readPower(_ event: ReplayEvent) {
         guard case .power(let lowPower, let level, let charges) = event.details else { return }
-        if let lowPower { set(\.lowPowerMode, \.lowPowerMode, on: lowPower, by: event) }
+        if let lowPower { set(.lowPowerMode, on: lowPower, by: event) }
         battery = level ?? battery
         charging = charges ?? charging
-        if let battery { set(\.lowBattery, \.lowBattery, on: battery <= 0.2 && charging != true, by: event) }
+        if let battery { set(.lowBattery, on: battery <= 0.2 && charging != true, by: event) }
         if charges == true { forEachWaitUnderway(at: event) { $0.sawCharging = true } }
     }
 
     private func readRefreshStatus(_ event: ReplayEvent) {
         guard case .refreshStatus(let status?) = event.details else { return }
-        set(\.refreshDisabled, \.refreshDisabled, on: status.isOff, by: event)
+        set(.refreshDisabled, on: status.isOff, by: event)
     }
 
     private func readNetwork(_ event: ReplayEvent) {
@@ -193,7 +193,7 @@ final class NeverRanCheck: Check {
     private func userOpened(_ event: ReplayEvent) {
         lastUserOpen = event
         forEachWaitUnderway(at: event) { $0.userOpened = true }
-        set(\.swipedAway, \.swipedAway, on: false, by: event)
+        set(.swipedAway, on: false, by: event)
     }
 
     /// Judges whether `launch` registered each waiting identifier: one that did not holds its
@@ -212,18 +212,35 @@ final class NeverRanCheck: Check {
         }
     }
 
-    /// Turns a condition of the device on or off at `event`, in every open wait too.
-    private func set(
-        _ condition: ReferenceWritableKeyPath<NeverRanCheck, Onset?>, _ coverage: WritableKeyPath<Wait, Coverage>,
-        on: Bool, by event: ReplayEvent
-    ) {
-        guard on != (self[keyPath: condition] != nil) else { return }
-        self[keyPath: condition] = on ? Onset(since: event.ts, event: event) : nil
+    /// The conditions of the device that readings and the user turn on and off.
+    private enum Condition {
+        case lowPowerMode, lowBattery, refreshDisabled, swipedAway
+    }
+
+    /// Turns a condition of the device on or off at `event`, in every open wait too. A switch
+    /// rather than key paths: readings come all day, and key paths cost most of this call.
+    private func set(_ condition: Condition, on: Bool, by event: ReplayEvent) {
+        let onset = on ? Onset(since: event.ts, event: event) : nil
+        switch condition {
+        case .lowPowerMode:
+            guard on != (lowPowerMode != nil) else { return }
+            lowPowerMode = onset
+        case .lowBattery:
+            guard on != (lowBattery != nil) else { return }
+            lowBattery = onset
+        case .refreshDisabled:
+            guard on != (refreshDisabled != nil) else { return }
+            refreshDisabled = onset
+        case .swipedAway:
+            guard on != (swipedAway != nil) else { return }
+            swipedAway = onset
+        }
         for index in waits.indices {
-            if on {
-                waits[index][keyPath: coverage].turnOn(at: event.ts, by: event)
-            } else {
-                waits[index][keyPath: coverage].turnOff(at: event.ts)
+            switch condition {
+            case .lowPowerMode: waits[index].lowPowerMode.turn(on, at: event)
+            case .lowBattery: waits[index].lowBattery.turn(on, at: event)
+            case .refreshDisabled: waits[index].refreshDisabled.turn(on, at: event)
+            case .swipedAway: waits[index].swipedAway.turn(on, at: event)
             }
         }
     }
