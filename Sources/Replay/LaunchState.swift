@@ -21,10 +21,8 @@ public final class LaunchState {
     /// the replay asks it for every event.
     public let isExtension: Bool
 
-    /// The launch's life cycle after the events replayed so far, applied by the replay before
-    /// any check sees an event. The fields checks read most are accessors below.
-    public var lifecycle: AppLifecycle { machine }
-    /// What ``lifecycle`` said of the event being replayed: nil for a legal move. Checks that
+    /// What the launch's life cycle (``AppLifecycle``, applied by the replay before any check
+    /// sees an event; its fields are the accessors below) said of the event being replayed: nil for a legal move. Checks that
     /// judge order pass over an event with a breach, so that one bad event yields one finding.
     public var breach: LifecycleBreach? { currentBreach }
 

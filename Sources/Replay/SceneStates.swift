@@ -43,9 +43,6 @@ public struct SceneStates: Sendable {
 
     public var anyInForeground: Bool { scenes.contains { $0.state.isForeground } }
 
-    /// The scenes that moved to the background and were not released, in the order they connected.
-    public var inBackground: [TextID] { scenes.filter { $0.state == .background }.map(\.scene) }
-
     /// The app state its scenes imply, from the app's state `current`: active when a scene is
     /// active, inactive when a scene is in the foreground and none is active, and otherwise in
     /// the background — or still suspended, not running or in the background, as it was.

@@ -1,3 +1,5 @@
+import TraceModel
+
 /// Numbers a device's texts the way its ``TextTable`` will, on another thread: a reader that makes
 /// ``ReplayEvent``s itself (see ``CompactBatch``) numbers their texts here, from the UTF-8 bytes it
 /// has, and hands the texts that are new to the replay with the events, which appends them to the
@@ -18,12 +20,12 @@ public struct TextTableFeed: TextNumbering {
         mask = 63
         // Number 0 is the empty text in every table (``TextID/empty``), already in the replay's.
         texts = [[]]
-        slots[Self.hash(UnsafeRawBufferPointer(start: nil, count: 0)) & mask] = 1
+        slots[FNV1a.hash(UnsafeRawBufferPointer(start: nil, count: 0)) & mask] = 1
     }
 
     /// The number of the text whose UTF-8 bytes these are, given it if it is new.
     public mutating func id(utf8 bytes: UnsafeRawBufferPointer) -> TextID {
-        var index = Self.hash(bytes) & mask
+        var index = FNV1a.hash(bytes) & mask
         while case let slot = slots[index], slot != 0 {
             if texts[Int(slot - 1)].elementsEqual(bytes) { return TextID(index: slot - 1) }
             index = (index + 1) & mask
@@ -52,16 +54,9 @@ public struct TextTableFeed: TextNumbering {
         slots = Array(repeating: 0, count: slots.count * 2)
         mask = slots.count - 1
         for (number, bytes) in texts.enumerated() {
-            var index = bytes.withUnsafeBytes { Self.hash($0) } & mask
+            var index = bytes.withUnsafeBytes(FNV1a.hash) & mask
             while slots[index] != 0 { index = (index + 1) & mask }
             slots[index] = UInt32(truncatingIfNeeded: number + 1)
         }
-    }
-
-    /// FNV-1a: the texts are short (identifiers, call ids, names).
-    private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
     }
 }

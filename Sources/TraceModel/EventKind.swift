@@ -64,7 +64,7 @@ public enum EventKind: String, Sendable, CaseIterable, Hashable, BitwiseCopyable
     public var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 }
 
-/// Name → kind lookup, done once per event as it is made (decoded or read from the store): an FNV-1a hash of the UTF-8 bytes into a
+/// Name → kind lookup, done once per event as it is made (decoded or read from the store): an FNV-1a hash (``FNV1a``) of the UTF-8 bytes into a
 /// small open-addressed table, confirmed by comparing the bytes. `Dictionary<String, _>`
 /// hashes with SipHash and showed up in the replay's profile.
 private struct EventKindTable: Sendable {
@@ -80,7 +80,7 @@ private struct EventKindTable: Sendable {
         var kinds = [EventKind](repeating: .other, count: size)
         for kind in EventKind.allCases where kind != .other {
             let bytes = Array(kind.rawValue.utf8)
-            var index = Self.hash(bytes) & (size - 1)
+            var index = bytes.withUnsafeBytes(FNV1a.hash) & (size - 1)
             while names[index] != nil { index = (index + 1) & (size - 1) }
             names[index] = bytes
             kinds[index] = kind
@@ -91,17 +91,11 @@ private struct EventKindTable: Sendable {
     }
 
     func lookup(_ bytes: UnsafeRawBufferPointer) -> EventKind {
-        var index = Self.hash(bytes) & mask
+        var index = FNV1a.hash(bytes) & mask
         while let candidate = names[index] {
             if candidate.elementsEqual(bytes) { return kinds[index] }
             index = (index + 1) & mask
         }
         return .other
-    }
-
-    private static func hash(_ bytes: some Sequence<UInt8>) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
     }
 }

@@ -63,27 +63,20 @@ extension Store {
     }
 }
 
-/// One launch as the rows of its events name it: who logged it, and the context of its first row.
+/// One launch as the rows of its events name it: its device, its id, and the `process` of its
+/// first row (a launch is one process).
 public final class StoredLaunch: Sendable {
     /// The launch's row id in the store, which no other launch has.
     public let id: Int64
     public let device: String
     public let name: String
-    public let app: String?
-    public let appVersion: String?
-    public let os: String?
-    public let model: String?
     public let process: String?
 
-    init(id: Int64, device: String, name: String, context: StoredContext?) {
+    init(id: Int64, device: String, name: String, process: String?) {
         self.id = id
         self.device = device
         self.name = name
-        app = context?.app
-        appVersion = context?.appVersion
-        os = context?.os
-        model = context?.model
-        process = context?.process
+        self.process = process
     }
 }
 
@@ -210,7 +203,8 @@ private struct StoredRowReader {
                 let device = ExactStatement.text(stmt, C.device) ?? ""
                 let name = ExactStatement.text(stmt, C.launch) ?? ""
                 launch = StoredLaunch(
-                    id: launchID, device: device, name: name, context: contexts.byID[sqlite3_column_int64(stmt, C.context)])
+                    id: launchID, device: device, name: name,
+                    process: contexts.byID[sqlite3_column_int64(stmt, C.context)]?.process)
             }
             guard let launch else { continue }
             count += 1

@@ -1,3 +1,5 @@
+import TraceModel
+
 /// Reuses one `String` for each distinct short text read from SQLite, so that replaying
 /// millions of rows does not allocate an event name, phase or identifier per row: a column
 /// like `event` holds a few dozen distinct values.
@@ -21,9 +23,7 @@ struct TextInterner {
 
     mutating func string(_ bytes: UnsafeRawBufferPointer) -> String {
         guard bytes.count <= maxBytes else { return String(decoding: bytes, as: UTF8.self) }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let index = Int(truncatingIfNeeded: hash) & mask
+        let index = FNV1a.hash(bytes) & mask
         if let slot = slots[index], slot.bytes.elementsEqual(bytes) { return slot.string }
         let string = String(decoding: bytes, as: UTF8.self)
         // A collision simply replaces the older text: this is a cache, not a set.
