@@ -18,7 +18,9 @@ enum LeadingString {
                   bytes[2 ..< key.count + 2].elementsEqual(key),
                   !bytes.contains(UInt8(ascii: "\\"))
             else { return nil }
-            guard let valueEnd = bytes[valueStart...].firstIndex(of: UInt8(ascii: "\"")),
+            // JSON has no raw control character in a string: leave such a text to the parser.
+            guard let valueEnd = bytes[valueStart...].firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 < 0x20 }),
+                  bytes[valueEnd] == UInt8(ascii: "\""),
                   valueEnd + 1 < bytes.count,
                   bytes[valueEnd + 1] == UInt8(ascii: ",") || bytes[valueEnd + 1] == UInt8(ascii: "}")
             else { return nil }
