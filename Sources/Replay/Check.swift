@@ -10,6 +10,11 @@ public protocol Check: AnyObject {
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext)
     /// Called once when a launch ends (for a device-scoped check: every launch of the device).
     func launchEnded(_ ending: LaunchEnding, context: ReplayContext)
+    /// Called for a device-scoped check at the device's first event later than the time it last
+    /// asked for with ``ReplayContext/wake(after:)``, whatever that event's kind, just before
+    /// the check would receive it: a check that must act when time passes (a wait that passed its
+    /// budget) need not hear every event to notice.
+    func wake(at event: ReplayEvent, context: ReplayContext)
     /// True when the check, after its launch ended, is as a fresh one would be, so that the
     /// next launch of the device can use it instead of making one (making and freeing a launch's
     /// checks cost a fifth of the replay). False unless a check says otherwise.
@@ -18,6 +23,7 @@ public protocol Check: AnyObject {
 
 extension Check {
     public func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {}
+    public func wake(at event: ReplayEvent, context: ReplayContext) {}
     public var isAsMade: Bool { false }
 }
 

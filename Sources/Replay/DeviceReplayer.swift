@@ -4,20 +4,24 @@ import TraceModel
 ///
 /// Memory is bounded by what is open: a launch's checks are dropped when it ends, and only the
 /// latest few ended launches are kept, to recognise events that come after a `terminate`.
+///
+/// Not checked for exclusivity at run time, for the reason given at ``LaunchState``: a device's
+/// replay runs on one thread (it is not `Sendable`); the checks were a sixth of the cost of
+/// starting and ending a launch.
 public final class DeviceReplayer {
     private let book: RuleBook
     private let state: DeviceState
-    private var deviceChecks: [(any Check)?]
+    @exclusivity(unchecked) private var deviceChecks: [(any Check)?]
     /// Per blueprint, a launch-scoped check left as made by an ended launch, for the next
     /// launch to use (see ``Check/isAsMade``).
-    private var spareChecks: [(any Check)?]
-    private var live: [String: LaunchState] = [:]
+    @exclusivity(unchecked) private var spareChecks: [(any Check)?]
+    @exclusivity(unchecked) private var live: [String: LaunchState] = [:]
     /// The live launch of each process kind, so a new launch of it supersedes the old one.
-    private var liveByProcess: [String: String] = [:]
+    @exclusivity(unchecked) private var liveByProcess: [String: String] = [:]
     /// The latest launches that ended, by id, to recognise events logged after their end.
     /// Only the last ``endedLaunchesKept`` are kept, so memory does not grow with the log.
-    private var ended: [String: LaunchState] = [:]
-    private var endedOrder: [String] = []
+    @exclusivity(unchecked) private var ended: [String: LaunchState] = [:]
+    @exclusivity(unchecked) private var endedOrder: [String] = []
     static let endedLaunchesKept = 4
 
     /// How many ended launches are held (for tests of the memory bound).
@@ -27,12 +31,12 @@ public final class DeviceReplayer {
     @exclusivity(unchecked) private var current: LaunchState?
     /// What the caller said was cut short: these launches, and with `deviceCut` every launch
     /// still open when the device's log ends.
-    private var cutLaunches: Set<String> = []
-    private var deviceCut = false
+    @exclusivity(unchecked) private var cutLaunches: Set<String> = []
+    @exclusivity(unchecked) private var deviceCut = false
     /// The serial the next new launch gets (see ``LaunchState/serial``).
-    private var nextSerial: UInt32 = 0
+    @exclusivity(unchecked) private var nextSerial: UInt32 = 0
     /// The launches named by the batches received so far, by serial (see ``CompactBatch``).
-    private var fedLaunches: [LaunchHeader] = []
+    @exclusivity(unchecked) private var fedLaunches: [LaunchHeader] = []
 
     public init(device: String, book: RuleBook, configuration: ReplayConfiguration) {
         self.book = book
@@ -81,8 +85,13 @@ public final class DeviceReplayer {
             launchChecks[index]?.receive(event, kind: kind, context: context.calling(blueprint: index, of: book))
         }
         let deviceChecks = deviceChecks
-        for index in isExtension ? book.appExtension.device[ordinal] : book.app.device[ordinal] {
-            deviceChecks[index]?.receive(event, kind: kind, context: context.calling(blueprint: index, of: book))
+        let hearing = isExtension ? book.appExtension.device[ordinal] : book.app.device[ordinal]
+        if event.ts > state.nextWake {
+            wakeAndReplay(event, kind: kind, hearing: hearing, checks: deviceChecks, context: context)
+        } else {
+            for index in hearing {
+                deviceChecks[index]?.receive(event, kind: kind, context: context.calling(blueprint: index, of: book))
+            }
         }
         launch.lastEvent = event
         // The life cycle kept the launch's first terminate: this is it (ending twice does nothing).
@@ -90,6 +99,21 @@ public final class DeviceReplayer {
             end(launch, .terminated(event))
         }
         flush(emit)
+    }
+
+    /// The device checks' part of an event at which a check may be due to wake: in blueprint
+    /// order, each check is woken if due, then hears the event if it listens to its kind — the
+    /// order the checks would have run in had they heard every event.
+    private func wakeAndReplay(
+        _ event: ReplayEvent, kind: EventKind, hearing: [Int], checks: [(any Check)?], context: ReplayContext
+    ) {
+        let dispatch = context.launch.isExtension ? book.appExtension : book.app
+        for index in dispatch.deviceBlueprints {
+            let context = context.calling(blueprint: index, of: book)
+            if state.takeWake(blueprint: index, at: event.ts) { checks[index]?.wake(at: event, context: context) }
+            if hearing.contains(index) { checks[index]?.receive(event, kind: kind, context: context) }
+        }
+        state.settleNextWake()
     }
 
     /// Says that the log holding `launch`'s last event was cut short (nil: the device's log,

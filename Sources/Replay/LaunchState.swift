@@ -60,6 +60,9 @@ public final class LaunchState {
     @exclusivity(unchecked) public private(set) var debuggerAttached: Bool?
     /// Identifiers passed to `bgtask.register` in this launch.
     @exclusivity(unchecked) public private(set) var registered: Set<TextID> = []
+    /// ``registered`` as it stood after the event that ended the launch sequence (nil before):
+    /// what the launch registered in time, for a check that judges it without hearing that event.
+    @exclusivity(unchecked) public private(set) var registeredInLaunchSequence: Set<TextID>?
     /// The first and the latest event of the launch.
     public let firstEvent: ReplayEvent
     @exclusivity(unchecked) public internal(set) var lastEvent: ReplayEvent
@@ -104,6 +107,7 @@ public final class LaunchState {
         if kind == .bgtaskRegister, !machine.hasEnded, let identifier = event.identifier {
             registered.insert(identifier)
         }
+        if registeredInLaunchSequence == nil, machine.launchSequenceEnded { registeredInLaunchSequence = registered }
     }
 
     /// Records what a `config` event says of the launch; `texts` holds its attributes' text.

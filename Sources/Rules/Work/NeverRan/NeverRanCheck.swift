@@ -5,14 +5,23 @@ import TraceModel
 /// each one that waited longer than the `task-wait` budget for the system to run it, with the
 /// factors the log shows during the wait (rules.md, "Why didn't it run").
 ///
-/// Device-scoped, and it hears every event of the device (extensions' too): a finding lands on
-/// the device's first event after the wait passed the budget, whatever that event is, so a log
-/// that ends before then yields nothing. Which submits scheduled a request is the
-/// ``TaskRequestStore``'s word (a submit that threw, or that the limit refused, scheduled
-/// nothing): ``PendingRequestsCheck`` must run before this check.
+/// Device-scoped, extensions' events too. A finding lands on the device's first event after the
+/// wait passed the budget, whatever that event is, so a log that ends before then yields nothing:
+/// the check hears the events that change a wait or a condition, and asks the replay to wake it
+/// (``ReplayContext/wake(after:)``) at the first event past the earliest due wait. Which submits
+/// scheduled a request is the ``TaskRequestStore``'s word (a submit that threw, or that the limit
+/// refused, scheduled nothing): ``PendingRequestsCheck`` must run before this check.
+///
+/// Its state is not checked for exclusivity at run time, for the reason given at ``LaunchState``
+/// (a check belongs to one device's replay, on one thread): the checks were a sixth of its cost.
 final class NeverRanCheck: Check {
     static let blueprint = CheckBlueprint(
-        scope: .device, interests: nil, runsOnExtensions: true, rules: [.bgtaskNeverRan, .fetchNeverRan]
+        scope: .device,
+        interests: [
+            .power, .refreshStatus, .network, .bgtaskSubmit, .bgtaskCancel, .bgtaskLaunch, .fetchSetMinimumInterval,
+            .fetchPerform, .launch, .resume, .willEnterForeground, .sceneWillEnterForeground, .terminate,
+        ],
+        runsOnExtensions: true, rules: [.bgtaskNeverRan, .fetchNeverRan]
     ) { budgets in NeverRanCheck(budget: budgets[.taskWait]) }
 
     /// When a condition of the device turned on, and the event that showed it.
@@ -23,36 +32,45 @@ final class NeverRanCheck: Check {
 
     private let budget: Double
     /// The open pending periods, in the order they began (so findings at one event come in that order).
-    private var waits: [Wait] = []
+    @exclusivity(unchecked) private var waits: [Wait] = []
     /// The earliest `due` of a wait not yet reported: most events only compare their time with it.
-    private var nextDue = Timestamp(microseconds: .max)
-    private var requests: TaskRequestStore?
+    @exclusivity(unchecked) private var nextDue = Timestamp(microseconds: .max)
+    /// The time the replay was last asked to wake the check after (see ``askToWake(_:)``).
+    @exclusivity(unchecked) private var wakeAsked = Timestamp(microseconds: .max)
+    @exclusivity(unchecked) private var requests: TaskRequestStore?
 
     // What the device's readings say, as they stand (a reading holds until the next one).
-    private var lowPowerMode: Onset?
-    private var lowBattery: Onset?
-    private var refreshDisabled: Onset?
+    @exclusivity(unchecked) private var lowPowerMode: Onset?
+    @exclusivity(unchecked) private var lowBattery: Onset?
+    @exclusivity(unchecked) private var refreshDisabled: Onset?
     /// The user swiped the app away and has not opened it since.
-    private var swipedAway: Onset?
-    private var battery: Double?
-    private var charging: Bool?
+    @exclusivity(unchecked) private var swipedAway: Onset?
+    @exclusivity(unchecked) private var battery: Double?
+    @exclusivity(unchecked) private var charging: Bool?
     /// The latest time the user opened the app (a user launch or resume, a return to the foreground).
-    private var lastUserOpen: ReplayEvent?
+    @exclusivity(unchecked) private var lastUserOpen: ReplayEvent?
     /// The app launch, replayed from its `launch`, whose registrations are still to be judged
     /// (once its launch sequence is over).
-    private var unjudged: LaunchState?
+    @exclusivity(unchecked) private var unjudged: LaunchState?
     /// The latest judged app launch: its first event and the identifiers it registered.
-    private var judged: (first: ReplayEvent, registered: Set<TextID>)?
+    @exclusivity(unchecked) private var judged: (first: ReplayEvent, registered: Set<TextID>)?
 
     init(budget: Double) {
         self.budget = budget
     }
 
+    /// The replay wakes the check just before it hears the event, so a run or a cancel that comes
+    /// after the budget passed ends a wait that was already reported too long.
+    func wake(at event: ReplayEvent, context: ReplayContext) {
+        judgeIfDue()
+        reportDue(at: event, context: context)
+        wakeAsked = nextDue
+        context.wake(after: nextDue)
+    }
+
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
-        if let launch = unjudged, launch.launchSequenceEnded { judge(launch) }
-        // Before the event's own effect: a run or a cancel that comes after the budget passed
-        // ends a wait that was already too long.
-        if event.ts > nextDue { reportDue(at: event, context: context) }
+        judgeIfDue()
+        defer { askToWake(context) }
         let app = !context.launch.isExtension
         switch kind {
         case .power: readPower(event)
@@ -83,7 +101,7 @@ final class NeverRanCheck: Check {
             .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .sceneDidDisconnect,
             .resourceAcquire, .resourceRelease, .urlsessionTaskCreate, .urlsessionWillBeginDelayedRequest,
             .urlsessionDelayedRequestComplete, .urlsessionTaskComplete, .other:
-            break
+            break  // Not in the blueprint's interests.
         }
     }
 
@@ -91,7 +109,13 @@ final class NeverRanCheck: Check {
     /// where it registers (a prewarm, a kill during launch).
     func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {
         guard let launch = unjudged, launch === context.launch else { return }
-        if launch.launchSequenceEnded { judge(launch) } else { unjudged = nil }
+        if let registered = launch.registeredInLaunchSequence { judge(launch, registered: registered) } else { unjudged = nil }
+    }
+
+    /// Judges the unjudged launch once its launch sequence is over, on what it registered by then
+    /// (the check did not hear the event that ended the sequence, and later registrations are late).
+    private func judgeIfDue() {
+        if let launch = unjudged, let registered = launch.registeredInLaunchSequence { judge(launch, registered: registered) }
     }
 
     // MARK: Pending periods
@@ -150,7 +174,6 @@ final class NeverRanCheck: Check {
     /// Opens `wait` with the device's conditions as they stand; returns its index.
     @discardableResult
     private func begin(_ wait: Wait) -> Int {
-        var wait = wait
         if let onset = lowPowerMode { wait.lowPowerMode.turnOn(at: onset.since, by: onset.event) }
         if let onset = lowBattery { wait.lowBattery.turnOn(at: onset.since, by: onset.event) }
         if let onset = refreshDisabled { wait.refreshDisabled.turnOn(at: onset.since, by: onset.event) }
@@ -166,7 +189,15 @@ final class NeverRanCheck: Check {
     }
 
     private func updateNextDue() {
-        nextDue = waits.lazy.filter { !$0.reported }.map(\.due).min() ?? Timestamp(microseconds: .max)
+        nextDue = Timestamp(microseconds: .max)
+        for index in waits.indices where !waits[index].reported { nextDue = min(nextDue, waits[index].due) }
+    }
+
+    /// Asks the replay to wake the check after ``nextDue``, when that changed since it last asked.
+    private func askToWake(_ context: ReplayContext) {
+        guard nextDue != wakeAsked else { return }
+        wakeAsked = nextDue
+        context.wake(after: nextDue)
     }
 
     // MARK: What the log shows
@@ -186,7 +217,7 @@ final class NeverRanCheck: Check {
     }
 
     private func readNetwork(_ event: ReplayEvent) {
-        guard case .network(reachable: true?, _) = event.details else { return }
+        guard case .network(reachable: true?) = event.details else { return }
         forEachWaitUnderway(at: event) { $0.sawReachable = true }
     }
 
@@ -196,15 +227,16 @@ final class NeverRanCheck: Check {
         set(.swipedAway, on: false, by: event)
     }
 
-    /// Judges whether `launch` registered each waiting identifier: one that did not holds its
-    /// request back from the launch's start until a launch registers it.
-    private func judge(_ launch: LaunchState) {
+    /// Judges whether `launch` registered each waiting identifier in its launch sequence
+    /// (`registered`): one that did not holds its request back from the launch's start until a
+    /// launch registers it.
+    private func judge(_ launch: LaunchState, registered: Set<TextID>) {
         unjudged = nil
         let first = launch.firstEvent
-        judged = (first, launch.registered)
+        judged = (first, registered)
         for index in waits.indices {
             guard case .task(let identifier) = waits[index].subject else { continue }
-            if launch.registered.contains(identifier) {
+            if registered.contains(identifier) {
                 waits[index].notRegistered.turnOff(at: first.ts)
             } else {
                 waits[index].notRegistered.turnOn(at: first.ts, by: first)
@@ -246,8 +278,8 @@ final class NeverRanCheck: Check {
     }
 
     /// Calls `body` with each wait that has begun by the time of `event`.
-    private func forEachWaitUnderway(at event: ReplayEvent, _ body: (inout Wait) -> Void) {
-        for index in waits.indices where event.ts >= waits[index].start { body(&waits[index]) }
+    private func forEachWaitUnderway(at event: ReplayEvent, _ body: (Wait) -> Void) {
+        for wait in waits where event.ts >= wait.start { body(wait) }
     }
 
     // MARK: Findings

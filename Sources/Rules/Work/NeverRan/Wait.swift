@@ -4,7 +4,11 @@ import TraceModel
 /// One pending period of a task request (or of an explicit minimum fetch interval): from the
 /// start of its wait until it runs, is cancelled or is reported, with what the log showed of
 /// the factors that hold background work back meanwhile.
-struct Wait {
+///
+/// A class: a wait holds two events and eight coverages (over 2 kB as a value), and the check
+/// changes its waits at every reading and submit; as values they were copied about. Its state is
+/// not checked for exclusivity at run time, for the reason given at ``LaunchState``.
+final class Wait {
     enum Subject: Equatable {
         /// The task request of this identifier.
         case task(TextID)
@@ -20,28 +24,28 @@ struct Wait {
     let due: Timestamp
     /// The submit (or interval set) that opened the period, and the latest one that replaced it.
     let opened: ReplayEvent
-    var latest: ReplayEvent
+    @exclusivity(unchecked) var latest: ReplayEvent
     /// The finding was written: one per pending period.
-    var reported = false
+    @exclusivity(unchecked) var reported = false
 
-    var lowPowerMode: Coverage
-    var lowBattery: Coverage
-    var refreshDisabled: Coverage
-    var swipedAway: Coverage
-    var notRegistered: Coverage
+    @exclusivity(unchecked) var lowPowerMode: Coverage
+    @exclusivity(unchecked) var lowBattery: Coverage
+    @exclusivity(unchecked) var refreshDisabled: Coverage
+    @exclusivity(unchecked) var swipedAway: Coverage
+    @exclusivity(unchecked) var notRegistered: Coverage
     /// Time the pending request was not yet eligible because a later submit moved its earliest
     /// begin date (the first request is eligible when the wait begins).
-    var rescheduled: Coverage
+    @exclusivity(unchecked) var rescheduled: Coverage
     /// Time the pending request required external power / network connectivity.
-    var requiresPower: Coverage
-    var requiresNetwork: Coverage
+    @exclusivity(unchecked) var requiresPower: Coverage
+    @exclusivity(unchecked) var requiresNetwork: Coverage
     /// The earliest begin date of the pending request (its submit time when it gave none).
-    var eligibleAt: Timestamp
+    @exclusivity(unchecked) var eligibleAt: Timestamp
     /// Whether a reading during the wait saw the device charging, the network reachable, and
     /// whether the user opened the app.
-    var sawCharging = false
-    var sawReachable = false
-    var userOpened = false
+    @exclusivity(unchecked) var sawCharging = false
+    @exclusivity(unchecked) var sawReachable = false
+    @exclusivity(unchecked) var userOpened = false
 
     init(subject: Subject, start: Timestamp, budget: Double, opened: ReplayEvent) {
         self.subject = subject
