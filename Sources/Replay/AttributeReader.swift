@@ -20,8 +20,7 @@ public struct AttributeReader {
     }
 
     public func double(_ name: String) -> Double? {
-        guard case .number(let value) = attributes?[name] else { return nil }
-        return value
+        attributes?[name]?.double
     }
 
     public func int(_ name: String) -> Int? {
@@ -30,8 +29,7 @@ public struct AttributeReader {
     }
 
     public func bool(_ name: String) -> Bool? {
-        guard case .bool(let value) = attributes?[name] else { return nil }
-        return value
+        attributes?[name]?.bool
     }
 
     public func strings(_ name: String) -> [String]? {

@@ -69,8 +69,8 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         case power(lowPowerMode: Bool?, battery: Double?, charging: Bool?)
         /// `refreshStatus`: `backgroundRefreshStatus` (nil for a value none of the three).
         case refreshStatus(RefreshStatus?)
-        /// `network`: whether the network was reachable, and over Wi-Fi.
-        case network(reachable: Bool?, wifi: Bool?)
+        /// `network`: whether the network was reachable.
+        case network(reachable: Bool?)
         /// `fetch.setMinimumInterval`: the interval, in seconds.
         case fetchInterval(Double?)
     }
@@ -176,16 +176,12 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
                 statesSend: attributes.double("expected_send").map { $0 >= 0 } ?? false,
                 statesReceive: attributes.double("expected_receive").map { $0 >= 0 } ?? false)
         case .power:
-            let attributes = AttributeReader(attrs(), only: ["low_power_mode", "battery", "charging"])
-            return .power(
-                lowPowerMode: attributes.bool("low_power_mode"), battery: attributes.double("battery"),
-                charging: attributes.bool("charging"))
+            let power = Readings.Power.read(attrs())
+            return .power(lowPowerMode: power.lowPowerMode, battery: power.battery, charging: power.charging)
         case .refreshStatus:
-            let status = AttributeReader(attrs(), only: ["status"]).string("status")
-            return .refreshStatus(status.flatMap { RefreshStatus(text: $0) })
+            return .refreshStatus(Readings.RefreshStatus.read(attrs()).status)
         case .network:
-            let attributes = AttributeReader(attrs(), only: ["reachable", "wifi"])
-            return .network(reachable: attributes.bool("reachable"), wifi: attributes.bool("wifi"))
+            return .network(reachable: Readings.Network.read(attrs()).reachable)
         case .fetchSetMinimumInterval:
             return .fetchInterval(AttributeReader(attrs(), only: ["interval"]).double("interval"))
         case .launch, .willFinishLaunching, .restoreState, .didFinishLaunching, .didBecomeActive, .willResignActive,

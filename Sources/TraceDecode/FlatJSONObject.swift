@@ -6,30 +6,50 @@
 /// Any other shape, or anything the general scanner would refuse, returns nil, and the caller
 /// parses with ``JSONAttributes``'s scanner: when this returns members, they are the ones that
 /// parser makes (a test compares the two).
-enum FlatJSONObject {
-    static func members(
-        _ bytes: UnsafeRawBufferPointer, keeping keys: [String]?
-    ) -> [(key: String, value: JSONAttributes.Value)]? {
-        guard bytes.count >= 2, bytes[0] == .openBrace, bytes[bytes.count - 1] == .closeBrace else { return nil }
-        var members: [(key: String, value: JSONAttributes.Value)] = []
-        members.reserveCapacity(keys?.count ?? 8)
+public enum FlatJSONObject {
+    /// A member's value as it stands in the text: a string's contents (no escape in it), a
+    /// number's token, or a literal. Nothing is made until asked.
+    public enum RawValue {
+        case string(UnsafeRawBufferPointer)
+        case number(UnsafeRawBufferPointer)
+        case bool(Bool)
+        case null
+
+        /// The value as ``JSONAttributes`` keeps it (a number too large for `Double` is `.other`).
+        public var value: JSONAttributes.Value {
+            switch self {
+            case .string(let bytes): .string(String(decoding: bytes, as: UTF8.self))
+            case .number(let token): JSONNumber.double(token).map(JSONAttributes.Value.number) ?? .other
+            case .bool(let flag): .bool(flag)
+            case .null: .null
+            }
+        }
+    }
+
+    /// Calls `body` with each member of the flat object whose bytes these are, in order, and
+    /// returns true; returns false, after calling `body` for none or some of the members, when the
+    /// text is not of the flat shape (the caller then parses with ``JSONAttributes``). Nothing is
+    /// allocated: the replay reads the few attributes of a reading this way.
+    public static func forEachMember(
+        _ bytes: UnsafeRawBufferPointer, _ body: (_ key: UnsafeRawBufferPointer, _ value: RawValue) -> Void
+    ) -> Bool {
+        guard bytes.count >= 2, bytes[0] == .openBrace, bytes[bytes.count - 1] == .closeBrace else { return false }
+        if bytes.count == 2 { return true }
         var index = 1
-        if bytes.count == 2 { return members }
         while true {
             // A key: a plain ASCII string.
-            guard let (keyStart, keyEnd) = plainString(bytes, at: index, asciiOnly: true) else { return nil }
+            guard let (keyStart, keyEnd) = plainString(bytes, at: index, asciiOnly: true) else { return false }
             index = keyEnd + 1
-            guard index < bytes.count, bytes[index] == .colon else { return nil }
+            guard index < bytes.count, bytes[index] == .colon else { return false }
             index += 1
             let key = UnsafeRawBufferPointer(rebasing: bytes[keyStart ..< keyEnd])
-            let kept = keys.map { keys in keys.first { named($0, key) } } ?? String(decoding: key, as: UTF8.self)
             // A value, up to the `,` or the final `}`.
-            guard index < bytes.count else { return nil }
-            let value: JSONAttributes.Value
+            guard index < bytes.count else { return false }
+            let value: RawValue
             switch bytes[index] {
             case .quote:
-                guard let (start, end) = plainString(bytes, at: index, asciiOnly: false) else { return nil }
-                value = .string(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start ..< end]), as: UTF8.self))
+                guard let (start, end) = plainString(bytes, at: index, asciiOnly: false) else { return false }
+                value = .string(UnsafeRawBufferPointer(rebasing: bytes[start ..< end]))
                 index = end + 1
             default:
                 var end = index
@@ -42,18 +62,33 @@ enum FlatJSONObject {
                 } else if literal(token, "null") {
                     value = .null
                 } else if isJSONNumber(token) {
-                    value = JSONNumber.double(token).map(JSONAttributes.Value.number) ?? .other
+                    value = .number(token)
                 } else {
-                    return nil
+                    return false
                 }
                 index = end
             }
-            if let kept { members.append((kept, value)) }
-            guard index < bytes.count else { return nil }
-            if bytes[index] == .closeBrace { return index == bytes.count - 1 ? members : nil }
-            guard bytes[index] == .comma else { return nil }
+            body(key, value)
+            guard index < bytes.count else { return false }
+            if bytes[index] == .closeBrace { return index == bytes.count - 1 }
+            guard bytes[index] == .comma else { return false }
             index += 1
         }
+    }
+
+    /// The members, as ``JSONAttributes`` keeps them (only those named in `keys`, when given),
+    /// or nil when the text is not of the flat shape.
+    static func members(
+        _ bytes: UnsafeRawBufferPointer, keeping keys: [String]?
+    ) -> [(key: String, value: JSONAttributes.Value)]? {
+        var members: [(key: String, value: JSONAttributes.Value)] = []
+        members.reserveCapacity(keys?.count ?? 8)
+        let flat = forEachMember(bytes) { key, value in
+            guard let kept = keys.map({ keys in keys.first { named($0, key) } }) ?? String(decoding: key, as: UTF8.self)
+            else { return }
+            members.append((kept, value.value))
+        }
+        return flat ? members : nil
     }
 
     /// Whether `name` is the key whose bytes these are, compared as bytes (the generic

@@ -48,6 +48,11 @@ public struct JSONAttributes: Sendable, Hashable {
         members.last { $0.key == key }?.value
     }
 
+    /// Calls `body` with each member kept, in order.
+    public func forEachMember(_ body: (_ key: String, _ value: Value) -> Void) {
+        for member in members { body(member.key, member.value) }
+    }
+
     public static func == (lhs: JSONAttributes, rhs: JSONAttributes) -> Bool {
         lhs.members.elementsEqual(rhs.members) { $0.key == $1.key && $0.value == $1.value }
     }
@@ -136,5 +141,19 @@ public struct JSONAttributes: Sendable, Hashable {
         guard case .string(escaped: true) = token.kind else { return String(decoding: contents, as: UTF8.self) }
         StringUnescaper.unescape(contents, into: &buffer)
         return String(decoding: buffer, as: UTF8.self)
+    }
+}
+
+extension JSONAttributes.Value {
+    /// The value if it is `true` or `false`.
+    public var bool: Bool? {
+        guard case .bool(let flag) = self else { return nil }
+        return flag
+    }
+
+    /// The value if it is a number (one too large for `Double` is not).
+    public var double: Double? {
+        guard case .number(let number) = self else { return nil }
+        return number
     }
 }
