@@ -1,3 +1,5 @@
+import TraceModel
+
 /// A text of a ``ReplayEvent`` (an identifier, a call id, a value no closed set knows), as its
 /// number in the ``TextTable`` of the event's device: comparing two is comparing integers, and
 /// an event holding one holds no reference.
@@ -27,19 +29,22 @@ public protocol TextNumbering {
 /// device, which is what the device's checks may hold on to anyway. Not checked for exclusivity
 /// at run time, for the reason given at ``LaunchState``: a table belongs to one device's replay.
 public final class TextTable: TextNumbering {
-    @exclusivity(unchecked) private var texts: [String] = [""]
-    @exclusivity(unchecked) private var numbers: [String: UInt32] = ["": 0]
+    @exclusivity(unchecked) private var texts: [String] = []
+    @exclusivity(unchecked) private var slots = TextSlots()
 
-    public init() {}
+    public init() {
+        _ = id("")
+    }
 
     /// The number of `text`, given it if it is new.
     public func id(_ text: String) -> TextID {
-        if let index = numbers[text] { return TextID(index: index) }
+        let (found, slot) = slots.find(hash: FNV1a.hash(text)) { texts[Int($0)] == text }
+        if let found { return TextID(index: found) }
         // More than 4 billion distinct texts in one device cannot be held in memory anyway;
         // saturate rather than trap on input.
-        let index = UInt32(truncatingIfNeeded: min(texts.count, Int(UInt32.max)))
+        let index = UInt32(truncatingIfNeeded: min(texts.count, Int(UInt32.max - 1)))
         texts.append(text)
-        numbers[text] = index
+        slots.insert(index, at: slot, count: texts.count) { FNV1a.hash(texts[$0]) }
         return TextID(index: index)
     }
 

@@ -10,32 +10,26 @@ import TraceModel
 public struct TextTableFeed: TextNumbering {
     /// The bytes of each text, by number.
     private var texts: [[UInt8]] = []
-    /// Open-addressed slots: 0 is empty, n is text number n - 1.
-    private var slots: [UInt32]
-    private var mask: Int
+    private var slots = TextSlots()
     private var newTexts: [String] = []
 
     public init() {
-        slots = Array(repeating: 0, count: 64)
-        mask = 63
         // Number 0 is the empty text in every table (``TextID/empty``), already in the replay's.
         texts = [[]]
-        slots[FNV1a.hash(UnsafeRawBufferPointer(start: nil, count: 0)) & mask] = 1
+        let (_, slot) = slots.find(hash: FNV1a.hash(UnsafeRawBufferPointer(start: nil, count: 0))) { _ in false }
+        slots.insert(0, at: slot, count: 1) { _ in 0 }
     }
 
     /// The number of the text whose UTF-8 bytes these are, given it if it is new.
     public mutating func id(utf8 bytes: UnsafeRawBufferPointer) -> TextID {
-        var index = FNV1a.hash(bytes) & mask
-        while case let slot = slots[index], slot != 0 {
-            if texts[Int(slot - 1)].elementsEqual(bytes) { return TextID(index: slot - 1) }
-            index = (index + 1) & mask
-        }
+        let (found, slot) = slots.find(hash: FNV1a.hash(bytes)) { texts[Int($0)].elementsEqual(bytes) }
+        if let found { return TextID(index: found) }
         // Saturate rather than trap on input, as ``TextTable/id(_:)`` does.
         let number = UInt32(truncatingIfNeeded: min(texts.count, Int(UInt32.max - 1)))
         texts.append(Array(bytes))
         newTexts.append(String(decoding: bytes, as: UTF8.self))
-        slots[index] = number + 1
-        if texts.count * 2 > slots.count { grow() }
+        let held = texts
+        slots.insert(number, at: slot, count: held.count) { held[$0].withUnsafeBytes(FNV1a.hash) }
         return TextID(index: number)
     }
 
@@ -48,15 +42,5 @@ public struct TextTableFeed: TextNumbering {
     public mutating func takeNewTexts() -> [String] {
         defer { newTexts.removeAll() }
         return newTexts
-    }
-
-    private mutating func grow() {
-        slots = Array(repeating: 0, count: slots.count * 2)
-        mask = slots.count - 1
-        for (number, bytes) in texts.enumerated() {
-            var index = bytes.withUnsafeBytes(FNV1a.hash) & mask
-            while slots[index] != 0 { index = (index + 1) & mask }
-            slots[index] = UInt32(truncatingIfNeeded: number + 1)
-        }
     }
 }
