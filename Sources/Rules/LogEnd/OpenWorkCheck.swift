@@ -19,7 +19,7 @@ final class OpenWorkCheck: Check {
         let last = launch.lastEvent
         let how: String = switch ending {
         case .superseded(let next): "a new launch began at \(next.ts) with no terminate logged for this one"
-        default: "the device logged nothing more"
+        case .endOfLog, .terminated: "the device logged nothing more"
         }
         let cut = launch.logCutShort ? "; the file holding its last event was cut short" : ""
         let work = launch.openWork.map {

@@ -9,6 +9,8 @@ import TraceModel
 /// kill that finds it (one breach, one finding), and again only once it is acquired anew; a hold
 /// reported at a suspension that is still held at a later resource kill is handed to the
 /// termination check as still standing, so that the kill is explained by it.
+///
+/// Its state is not checked for exclusivity at run time, for the reason given at ``LaunchState``.
 final class SharedResourceCheck: Check {
     static let blueprint = CheckBlueprint(
         scope: .launch, interests: [.resourceAcquire, .resourceRelease, .suspend, .terminate],
@@ -26,11 +28,11 @@ final class SharedResourceCheck: Check {
     }
 
     /// The holds not reported yet, by resource id: all a suspension has to look at.
-    private var unreported: [TextID: Hold] = [:]
+    @exclusivity(unchecked) private var unreported: [TextID: Hold] = [:]
     /// The holds reported and not released since, with their findings: a resource kill is
     /// explained by them.
-    private var reported: [TextID: (hold: Hold, finding: Finding)] = [:]
-    private var acquisitions = 0
+    @exclusivity(unchecked) private var reported: [TextID: (hold: Hold, finding: Finding)] = [:]
+    @exclusivity(unchecked) private var acquisitions = 0
 
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         if kind == .resourceAcquire {

@@ -87,7 +87,7 @@ final class BackgroundSequenceCheck: Check {
         case .suspend:
             guard way != nil else { return }
             breach(at: event, context: context)
-        default:
+        case .bgtaskLaunch, .pushReceive, .fetchPerform, .urlsessionHandleEvents, .locationUpdate:
             guard way != nil, kind == cause else { return }
             switch step {
             case .awaitingDidEnterBackground:
@@ -103,6 +103,16 @@ final class BackgroundSequenceCheck: Check {
             case .awaitingSnapshot:
                 break
             }
+        case .willFinishLaunching, .restoreState, .didFinishLaunching, .willTerminate, .memoryWarning,
+             .beginBackgroundTask, .endBackgroundTask, .backgroundTaskExpired, .backgroundTimeRemaining,
+             .expiringActivity, .config, .bgtaskRegister, .bgtaskSubmit, .bgtaskCancel, .bgtaskExpire,
+             .bgtaskComplete, .fetchSetMinimumInterval, .fetchComplete, .pushComplete, .urlsessionCreate,
+             .urlsessionDidFinishEvents, .urlsessionComplete, .nseReceive, .nseTimeWillExpire, .nseContentHandler,
+             .power, .refreshStatus, .network, .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive,
+             .sceneWillResignActive, .sceneDidEnterBackground, .sceneDidDisconnect, .resourceAcquire,
+             .resourceRelease, .urlsessionTaskCreate, .urlsessionWillBeginDelayedRequest,
+             .urlsessionDelayedRequestComplete, .urlsessionTaskComplete, .other:
+            break
         }
     }
 

@@ -58,7 +58,16 @@ final class LaunchSequenceCheck: Check {
             report(event, "\(label(event)) came before \(label(open)) returned; UIKit activates the app or moves "
                    + "it to the background only after the launch sequence — return from the launch delegate "
                    + "methods before expecting life-cycle callbacks.", context: context)
-        default:
+        case .launch, .willResignActive, .willEnterForeground, .willTerminate, .memoryWarning, .snapshot, .suspend,
+             .resume, .terminate, .beginBackgroundTask, .endBackgroundTask, .backgroundTaskExpired,
+             .backgroundTimeRemaining, .expiringActivity, .config, .bgtaskRegister, .bgtaskSubmit, .bgtaskCancel,
+             .bgtaskLaunch, .bgtaskExpire, .bgtaskComplete, .fetchSetMinimumInterval, .fetchPerform,
+             .fetchComplete, .pushReceive, .pushComplete, .urlsessionCreate, .urlsessionHandleEvents,
+             .urlsessionDidFinishEvents, .urlsessionComplete, .nseReceive, .nseTimeWillExpire, .nseContentHandler,
+             .locationUpdate, .power, .refreshStatus, .network, .sceneWillConnect, .sceneWillEnterForeground,
+             .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .sceneDidDisconnect,
+             .resourceAcquire, .resourceRelease, .urlsessionTaskCreate, .urlsessionWillBeginDelayedRequest,
+             .urlsessionDelayedRequestComplete, .urlsessionTaskComplete, .other:
             break
         }
     }

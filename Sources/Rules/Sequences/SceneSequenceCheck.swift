@@ -12,6 +12,8 @@ import TraceModel
 /// ends. A snapshot before the call began or returned, or a `suspend` before the snapshot, breaks
 /// it: one finding per scene and sequence. An event the life cycle found illegal abandons the
 /// scene's sequence (its finding is that rule's).
+///
+/// Its state is not checked for exclusivity at run time, for the reason given at ``LaunchState``.
 final class SceneSequenceCheck: Check {
     static let blueprint = CheckBlueprint(
         scope: .launch,
@@ -35,10 +37,10 @@ final class SceneSequenceCheck: Check {
     }
 
     /// The sequence under way for each scene, in the order they started.
-    private var sequences: [(scene: TextID, sequence: Sequence)] = []
+    @exclusivity(unchecked) private var sequences: [(scene: TextID, sequence: Sequence)] = []
     /// The scenes that entered the background last: a snapshot with no scene is theirs.
-    private var enteredLast: [TextID] = []
-    private var snapshotSinceEntered = true
+    @exclusivity(unchecked) private var enteredLast: [TextID] = []
+    @exclusivity(unchecked) private var snapshotSinceEntered = true
 
     var isAsMade: Bool { sequences.isEmpty && enteredLast.isEmpty }
 
@@ -72,7 +74,16 @@ final class SceneSequenceCheck: Check {
             while !sequences.isEmpty { breach(at: 0, event, context: context, early: false) }
         case .terminate:
             sequences.removeAll()
-        default:
+        case .launch, .willFinishLaunching, .restoreState, .didFinishLaunching, .didBecomeActive,
+             .willResignActive, .didEnterBackground, .willEnterForeground, .willTerminate, .memoryWarning, .resume,
+             .beginBackgroundTask, .endBackgroundTask, .backgroundTaskExpired, .backgroundTimeRemaining,
+             .expiringActivity, .config, .bgtaskRegister, .bgtaskSubmit, .bgtaskCancel, .bgtaskLaunch,
+             .bgtaskExpire, .bgtaskComplete, .fetchSetMinimumInterval, .fetchPerform, .fetchComplete, .pushReceive,
+             .pushComplete, .urlsessionCreate, .urlsessionHandleEvents, .urlsessionDidFinishEvents,
+             .urlsessionComplete, .nseReceive, .nseTimeWillExpire, .nseContentHandler, .locationUpdate, .power,
+             .refreshStatus, .network, .sceneWillConnect, .resourceAcquire, .resourceRelease,
+             .urlsessionTaskCreate, .urlsessionWillBeginDelayedRequest, .urlsessionDelayedRequestComplete,
+             .urlsessionTaskComplete, .other:
             break
         }
     }

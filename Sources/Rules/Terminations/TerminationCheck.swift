@@ -24,7 +24,17 @@ final class TerminationCheck: Check {
         switch kind {
         case .suspend: suspendedAt = event
         case .terminate: stateAtTerminate = context.launch.stateBefore
-        default: break
+        case .launch, .willFinishLaunching, .restoreState, .didFinishLaunching, .didBecomeActive,
+             .willResignActive, .didEnterBackground, .willEnterForeground, .willTerminate, .memoryWarning,
+             .snapshot, .resume, .beginBackgroundTask, .endBackgroundTask, .backgroundTaskExpired,
+             .backgroundTimeRemaining, .expiringActivity, .config, .bgtaskRegister, .bgtaskSubmit, .bgtaskCancel,
+             .bgtaskLaunch, .bgtaskExpire, .bgtaskComplete, .fetchSetMinimumInterval, .fetchPerform,
+             .fetchComplete, .pushReceive, .pushComplete, .urlsessionCreate, .urlsessionHandleEvents,
+             .urlsessionDidFinishEvents, .urlsessionComplete, .nseReceive, .nseTimeWillExpire, .nseContentHandler,
+             .locationUpdate, .power, .refreshStatus, .network, .sceneWillConnect, .sceneWillEnterForeground,
+             .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .sceneDidDisconnect,
+             .resourceAcquire, .resourceRelease, .urlsessionTaskCreate, .urlsessionWillBeginDelayedRequest,
+             .urlsessionDelayedRequestComplete, .urlsessionTaskComplete, .other: break
         }
     }
 

@@ -6,12 +6,14 @@ import TraceModel
 ///
 /// Runs on extensions too ("An extension can schedule a task"), to keep the count right, but
 /// judges only the app's submits.
+///
+/// Its state is not checked for exclusivity at run time, for the reason given at ``LaunchState``.
 final class PendingRequestsCheck: Check {
     static let blueprint = CheckBlueprint(
         scope: .device, interests: [.bgtaskSubmit, .bgtaskCancel, .bgtaskLaunch], runsOnExtensions: true,
         rules: [.bgtaskTooManyPending], make: { _ in PendingRequestsCheck() })
 
-    private var requests: TaskRequestStore?
+    @exclusivity(unchecked) private var requests: TaskRequestStore?
 
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let store = requests ?? context.device.store(TaskRequestStore.self)
@@ -20,7 +22,17 @@ final class PendingRequestsCheck: Check {
         case .bgtaskSubmit: submitted(event, store: store, context: context)
         case .bgtaskCancel: store.cancel(event.identifier)
         case .bgtaskLaunch: if let identifier = event.identifier { store.consume(identifier) }
-        default: break
+        case .launch, .willFinishLaunching, .restoreState, .didFinishLaunching, .didBecomeActive,
+             .willResignActive, .didEnterBackground, .willEnterForeground, .willTerminate, .memoryWarning,
+             .snapshot, .suspend, .resume, .terminate, .beginBackgroundTask, .endBackgroundTask,
+             .backgroundTaskExpired, .backgroundTimeRemaining, .expiringActivity, .config, .bgtaskRegister,
+             .bgtaskExpire, .bgtaskComplete, .fetchSetMinimumInterval, .fetchPerform, .fetchComplete, .pushReceive,
+             .pushComplete, .urlsessionCreate, .urlsessionHandleEvents, .urlsessionDidFinishEvents,
+             .urlsessionComplete, .nseReceive, .nseTimeWillExpire, .nseContentHandler, .locationUpdate, .power,
+             .refreshStatus, .network, .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive,
+             .sceneWillResignActive, .sceneDidEnterBackground, .sceneDidDisconnect, .resourceAcquire,
+             .resourceRelease, .urlsessionTaskCreate, .urlsessionWillBeginDelayedRequest,
+             .urlsessionDelayedRequestComplete, .urlsessionTaskComplete, .other: break
         }
     }
 

@@ -4,6 +4,8 @@ import TraceModel
 /// The BGTaskScheduler requests of one device, across its launches: which are pending, and the
 /// type each identifier was last submitted with. ``PendingRequestsCheck`` keeps it; the BGTask
 /// obligation reads the types to pick a launched task's budget.
+///
+/// Its state is not checked for exclusivity at run time, for the reason given at ``LaunchState``.
 final class TaskRequestStore: DeviceStore {
     /// A task request's class: `BGAppRefreshTaskRequest` or `BGProcessingTaskRequest`.
     enum Kind: String, Sendable {
@@ -21,10 +23,10 @@ final class TaskRequestStore: DeviceStore {
     }
 
     /// Requests scheduled and neither run nor cancelled, by identifier.
-    private(set) var pending: [TextID: Request] = [:]
+    @exclusivity(unchecked) private(set) var pending: [TextID: Request] = [:]
     /// The type of the latest submit of each identifier, even one that threw: it says what kind
     /// of task the identifier names.
-    private(set) var kinds: [TextID: Kind] = [:]
+    @exclusivity(unchecked) private(set) var kinds: [TextID: Kind] = [:]
 
     init() {}
 

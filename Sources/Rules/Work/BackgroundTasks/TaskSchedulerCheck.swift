@@ -45,7 +45,17 @@ final class TaskSchedulerCheck: Check {
                 message: "\(call) although the app's Info.plist has BGTaskSchedulerPermittedIdentifiers "
                     + "(\(permitted.count)), which disables background fetch; move the work to a "
                     + "BGAppRefreshTask.")
-        default:
+        case .launch, .willFinishLaunching, .restoreState, .didFinishLaunching, .didBecomeActive,
+             .willResignActive, .didEnterBackground, .willEnterForeground, .willTerminate, .memoryWarning,
+             .snapshot, .suspend, .resume, .terminate, .beginBackgroundTask, .endBackgroundTask,
+             .backgroundTaskExpired, .backgroundTimeRemaining, .expiringActivity, .config, .bgtaskCancel,
+             .bgtaskExpire, .bgtaskComplete, .fetchComplete, .pushReceive, .pushComplete, .urlsessionCreate,
+             .urlsessionHandleEvents, .urlsessionDidFinishEvents, .urlsessionComplete, .nseReceive,
+             .nseTimeWillExpire, .nseContentHandler, .locationUpdate, .power, .refreshStatus, .network,
+             .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive, .sceneWillResignActive,
+             .sceneDidEnterBackground, .sceneDidDisconnect, .resourceAcquire, .resourceRelease,
+             .urlsessionTaskCreate, .urlsessionWillBeginDelayedRequest, .urlsessionDelayedRequestComplete,
+             .urlsessionTaskComplete, .other:
             break
         }
     }
