@@ -186,13 +186,12 @@ public final class DeviceReplayer {
     /// A new launch's check of blueprint `index`: the spare, if any, else a new one (nil for
     /// a device-scoped blueprint).
     private func launchCheck(_ index: Int) -> (any Check)? {
-        let blueprint = book.blueprints[index]
-        guard blueprint.scope == .launch else { return nil }
+        guard book.launchScoped[index] else { return nil }
         if let spare = spareChecks[index] {
             spareChecks[index] = nil
             return spare
         }
-        return blueprint.make(state.budgets)
+        return book.blueprints[index].make(state.budgets)
     }
 
     private func end(_ launch: LaunchState, _ ending: LaunchEnding) {
@@ -212,7 +211,8 @@ public final class DeviceReplayer {
         }
         // Keep the ended launch, with only the checks that outlive it, to flag events logged
         // after its end; keep the others as spares when they are as made.
-        for index in launch.checks.indices where !book.blueprints[index].outlivesLaunch {
+        let outlivesLaunch = book.outlivesLaunch
+        for index in launch.checks.indices where !outlivesLaunch[index] {
             if let check = launch.checks[index], check.isAsMade { spareChecks[index] = check }
             launch.checks[index] = nil
         }

@@ -28,6 +28,11 @@ public struct RuleBook: Sendable {
     /// For each blueprint, the ids of the rules it declares: a check that reports another rule
     /// is wired wrong (checked in debug builds, see ``ReplayContext/calling(blueprint:of:)``).
     let declaredRuleIDs: [Set<String>]
+    /// For each blueprint, whether it is launch-scoped, and whether its check outlives its launch:
+    /// read for every blueprint at every launch's start and end, where copying the blueprints out
+    /// (their arrays and closures retained and released) cost more than the rest.
+    let launchScoped: [Bool]
+    let outlivesLaunch: [Bool]
 
     /// Checks run in the order given; the lifecycle check must come first so that the others
     /// see the state after the event, and a termination check last, so that it sees every
@@ -48,5 +53,7 @@ public struct RuleBook: Sendable {
         app = dispatch(extensions: false)
         appExtension = dispatch(extensions: true)
         declaredRuleIDs = blueprints.map { Set($0.rules.map(\.id)) }
+        launchScoped = blueprints.map { $0.scope == .launch }
+        outlivesLaunch = blueprints.map(\.outlivesLaunch)
     }
 }
