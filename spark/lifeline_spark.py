@@ -25,7 +25,7 @@ The job runs the `lifeline` binary on the executors; Spark only moves bytes betw
 Every output is written by Spark's DataFrame writer in overwrite mode: a task's files are
 committed only when it succeeds, so a retried task (a lost executor, or the failure forced by
 LIFELINE_SPARK_FAIL_ONCE=MARKER-FILE, which makes the first replay task of the job fail after its
-first finding) does not duplicate findings. Counts travel with the data, not in accumulators, so a
+first finding, or at its end if it has none) does not duplicate findings. Counts travel with the data, not in accumulators, so a
 retry does not count twice either.
 
 The executors must see the input files at the paths the driver lists (a shared mount) and have the
@@ -208,6 +208,8 @@ def replay_partition(index, records, lifeline, check_args, fail_marker):
                     raise RuntimeError("LIFELINE_SPARK_FAIL_ONCE: this task fails once on purpose; Spark retries it")
             writer.join()
             process.wait()
+            if fail:
+                raise RuntimeError("LIFELINE_SPARK_FAIL_ONCE: this task fails once on purpose; Spark retries it")
             # 1: the files had bad lines or damage (counted in the totals), or findings reached --fail-on.
             if process.returncode not in (0, 1):
                 raise failure(f"lifeline check --stdin --keyed (partition {index})", process, errors)
@@ -230,6 +232,11 @@ def parse_time(text):
         return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
     except ValueError:
         return None
+
+
+def _real(value):
+    """A JSON number as a float (JSON writes 600.0 as 600), or None."""
+    return None if value is None else float(value)
 
 
 def _ids(events):
@@ -255,8 +262,8 @@ def finding_row(line):
              "event_seqs": [e.get("seq") for e in f["evidence"]]} for f in factors], separators=(",", ":"))
     return (
         finding["rule"], finding["category"], finding["severity"], finding["device"], finding["launch"], ts,
-        _ids(finding["events"]), _seqs(finding["events"]), finding.get("budget"), finding.get("budgetSeconds"),
-        finding.get("measured"), finding.get("unit"), finding["message"],
+        _ids(finding["events"]), _seqs(finding["events"]), finding.get("budget"), _real(finding.get("budgetSeconds")),
+        _real(finding.get("measured")), finding.get("unit"), finding["message"],
         explained["rule"] if explained else None, parse_time(explained["ts"]) if explained else None,
         factors, ts.date() if ts else None)
 
@@ -318,6 +325,14 @@ def merge_totals(partitions):
     return merged
 
 
+def lost_text(summary):
+    """The lost lines as `check` words them: a count, "at least" one, or "an unknown number"."""
+    lines, exact = summary["lostLines"], summary["lostLinesExact"]
+    if exact:
+        return str(lines)
+    return f"at least {lines}" if lines else "an unknown number of lines"
+
+
 def summary_text(summary):
     """The totals in a few lines for a person."""
     files = summary["files"]
@@ -326,8 +341,7 @@ def summary_text(summary):
     return "\n".join([
         f"files     {files['read']} read, {files['truncated']} truncated, {files['damaged']} damaged, {files['failed']} failed",
         f"lines     {summary['lines']}: {summary['eventsRead']} events read, {summary['rejects']} rejected"
-        + (f" ({reasons})" if reasons else "") + f", {summary['blankLines']} blank, "
-        + ("" if summary["lostLinesExact"] else "at least ") + f"{summary['lostLines']} lost",
+        + (f" ({reasons})" if reasons else "") + f", {summary['blankLines']} blank, " + lost_text(summary) + " lost",
         f"events    {summary['events']} replayed of {summary['devices']} devices, {summary['duplicates']} duplicates dropped",
         f"findings  {summary['findings']}" + (f": {rules}" if rules else ""),
         f"spark     {summary['seconds']:.1f} s on {summary['master']}, {len(summary['partitions'])} partitions replayed",
@@ -343,7 +357,8 @@ def spark_session(master):
                 break
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
-    builder = SparkSession.builder.appName("lifeline").config("spark.sql.session.timeZone", "UTC")
+    builder = SparkSession.builder.appName("lifeline").config("spark.sql.session.timeZone", "UTC") \
+        .config("spark.ui.showConsoleProgress", "false")
     if master or not os.environ.get("SPARK_MASTER"):
         builder = builder.master(master or "local[*]")
     return builder.getOrCreate()
@@ -361,6 +376,7 @@ def run(args):
     check_args = ["--config", os.path.abspath(args.config)] if args.config else []
     spark = spark_session(args.master)
     context = spark.sparkContext
+    context.setLogLevel("WARN")
     cores = max(1, context.defaultParallelism)
     tasks = split_tasks(paths, args.map_tasks or 2 * cores)
     partitions = args.partitions or 2 * cores
