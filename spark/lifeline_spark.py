@@ -62,6 +62,8 @@ def parse_args(argv):
     parser.add_argument("--partitions", type=int, default=0, help="partitions of the shuffle by device (default: 2 per core)")
     parser.add_argument("--map-tasks", type=int, default=0, help="tasks reading files (default: 2 per core)")
     parser.add_argument("--config", help="a Lifeline configuration file (budgets, severities) for the replay")
+    parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                        help="a Spark setting (repeatable), e.g. spark.executor.memory=4g")
     return parser.parse_args(argv)
 
 
@@ -142,7 +144,10 @@ def failure(what, process, errors):
 
 def key_files(task, lifeline):
     """Map side: runs `lifeline key-by-device` on one slice of files and yields
-    (device key, record) pairs; a file's report (F record) has the key b"" ."""
+    (device key, records) pairs: the consecutive records of one device (a file's lines are
+    mostly one device's) joined in one value of up to about PIPE_CHUNK bytes, so that Spark
+    moves and sorts a few large values rather than one per event. A file's report (F record)
+    has the key b"#FILE", which no device key (a JSON string) can be."""
     first, paths = task
     command = [lifeline, "key-by-device", "--paths-from", "-", "--first-index", str(first)]
     with tempfile.TemporaryFile() as errors:
@@ -150,13 +155,24 @@ def key_files(task, lifeline):
         writer = threading.Thread(target=feed, args=(process.stdin, paths, lambda p: p.encode("utf-8") + b"\n"))
         writer.start()
         reports = 0
+        key, chunk, size = None, [], 0
         for line in process.stdout:
-            record = line[:-1] if line.endswith(b"\n") else line
-            if record[:1] == b"F":
+            if not line.endswith(b"\n"):
+                line += b"\n"
+            if line[:1] == b"F":
+                # Keyed by the file's number, so that reports spread over the partitions.
                 reports += 1
-                yield b"", record
-            else:
-                yield record.split(b"\t", 2)[1], record
+                yield b"#" + line.split(b"\t", 2)[1], line
+                continue
+            device = line.split(b"\t", 2)[1]
+            if device != key or size >= PIPE_CHUNK:
+                if chunk:
+                    yield key, b"".join(chunk)
+                key, chunk, size = device, [], 0
+            chunk.append(line)
+            size += len(line)
+        if chunk:
+            yield key, b"".join(chunk)
         writer.join()
         process.wait()
         # 1: some input was bad, 2: a file could not be read; both are in the files' reports.
@@ -197,7 +213,7 @@ def replay_partition(index, records, lifeline, check_args, fail_marker):
         with open(os.path.join(scratch, "stderr"), "w+b") as errors:
             process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, bufsize=PIPE_CHUNK)
             stream = _chain(first, records)
-            writer = threading.Thread(target=feed, args=(process.stdin, stream, lambda pair: pair[1] + b"\n"))
+            writer = threading.Thread(target=feed, args=(process.stdin, stream, lambda pair: pair[1]))
             writer.start()
             for line in process.stdout:
                 yield "f", line.decode("utf-8").rstrip("\n")
@@ -301,22 +317,17 @@ def merge_totals(partitions):
     keys = ("lines", "decoded", "duplicates", "events", "devices", "findings", "rejects", "blankLines", "lostLines")
     merged = {key: sum(part[key] for part in partitions) for key in keys}
     merged["lostLinesExact"] = all(part["lostLinesExact"] for part in partitions)
-    merged["rejectsByReason"], merged["findingsByRule"] = {}, {}
-    files = []
+    merged["rejectsByReason"], merged["findingsByRule"], merged["files"] = {}, {}, {}
+    damaged = []
     for part in partitions:
         _add(merged["rejectsByReason"], part["rejectsByReason"])
         _add(merged["findingsByRule"], part["findingsByRule"])
-        files.extend(part["files"])
-    merged["files"] = {
-        "read": sum(1 for f in files if f["outcome"] != "failed"),
-        "failed": sum(1 for f in files if f["outcome"] == "failed"),
-        "truncated": sum(1 for f in files if f.get("truncated")),
-        "damaged": sum(1 for f in files if any(d["kind"] == "corrupt" for d in f.get("damage", []))),
-    }
-    merged["damage"] = [dict(d, path=f["path"]) for f in files for d in f.get("damage", [])]
-    merged["failedFiles"] = [{"path": f["path"], "message": f.get("message")} for f in files if f["outcome"] == "failed"]
+        _add(merged["files"], part["files"])
+        damaged.extend(part["damagedFiles"])
+    merged["damage"] = [dict(d, path=f["path"]) for f in damaged for d in f.get("damage", [])]
+    merged["failedFiles"] = [{"path": f["path"], "message": f.get("message")} for f in damaged if f["outcome"] == "failed"]
     merged["partitions"] = sorted((
-        {"partition": part["partition"], "files": len(part["files"]), "devices": part["devices"],
+        {"partition": part["partition"], "files": part["files"]["read"] + part["files"]["failed"], "devices": part["devices"],
          "eventsRead": part["decoded"], "duplicates": part["duplicates"], "events": part["events"],
          "rejects": part["rejects"], "lostLines": part["lostLines"], "findings": part["findings"]}
         for part in partitions), key=lambda p: p["partition"])
@@ -348,7 +359,7 @@ def summary_text(summary):
     ])
 
 
-def spark_session(master):
+def spark_session(master, settings=()):
     """A Spark session in UTC (so `day` is the UTC date), on this machine's Java 17 if JAVA_HOME is unset."""
     if not os.environ.get("JAVA_HOME"):
         for home in ("/usr/lib/jvm/java-17-openjdk-amd64", "/usr/lib/jvm/java-17-openjdk-arm64", "/usr/lib/jvm/default-java"):
@@ -359,6 +370,9 @@ def spark_session(master):
     from pyspark.sql import SparkSession
     builder = SparkSession.builder.appName("lifeline").config("spark.sql.session.timeZone", "UTC") \
         .config("spark.ui.showConsoleProgress", "false")
+    for setting in settings:
+        key, _, value = setting.partition("=")
+        builder = builder.config(key, value)
     if master or not os.environ.get("SPARK_MASTER"):
         builder = builder.master(master or "local[*]")
     return builder.getOrCreate()
@@ -374,7 +388,7 @@ def run(args):
     if not paths:
         sys.exit(f"lifeline_spark: no log files under {args.input}")
     check_args = ["--config", os.path.abspath(args.config)] if args.config else []
-    spark = spark_session(args.master)
+    spark = spark_session(args.master, args.conf)
     context = spark.sparkContext
     context.setLogLevel("WARN")
     cores = max(1, context.defaultParallelism)

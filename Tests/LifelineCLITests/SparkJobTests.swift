@@ -34,6 +34,34 @@ import Testing
         #expect(totals["findings"] as? Int == fleet.findings.count)
     }
 
+    /// `check --stdin --summary-json`: the stream's totals for a program, as the closing line counts them.
+    @Test func streamTotalsAsJSON() throws {
+        let directory = try CLI.temporaryDirectory()
+        let stream = directory.appendingPathComponent("stream")
+        var bytes = Data()
+        for name in ["traces/dev-0006-2026-11-21.jsonl", "traces/bad/malformed.jsonl", "traces/bad/dev-0007-2026-11-21.jsonl.zst"] {
+            bytes += try Data(contentsOf: CLI.root.appendingPathComponent(name))
+        }
+        try bytes.write(to: stream)
+        let summary = directory.appendingPathComponent("summary.json")
+        let run = try Spark.process(CLI.executable.path, ["check", "--stdin", "--summary-json", summary.path], stdin: stream)
+        #expect(run.status == 1, "rejected and lost lines: exit 1")
+        let totals = try CLI.json(String(decoding: try Data(contentsOf: summary), as: UTF8.self))
+        #expect(totals["rejects"] as? Int == 7)
+        #expect(totals["rejectsByReason"] as? [String: Int] == [
+            "bad-field": 1, "bad-ts": 1, "invalid-json": 1, "invalid-utf8": 1, "missing-field": 1, "not-an-object": 2,
+        ])
+        #expect(totals["lostLinesExact"] as? Bool == false, "a cut frame's lines are a lower bound")
+        #expect((totals["damage"] as? [Any])?.count == 1)
+        #expect(totals["findings"] as? Int == run.stdout.split(separator: "\n").count)
+        let lines = totals["lines"] as? Int ?? -1
+        let parts = ["decoded", "rejects", "blankLines", "lostLines"].map { totals[$0] as? Int ?? 0 }
+        #expect(lines == parts.reduce(0, +), "every line accounted for")
+        #expect(totals["events"] as? Int == totals["decoded"] as? Int)
+        #expect((totals["budgets"] as? [String: Double])?["refresh-task"] == 30)
+        #expect(run.stderr.contains("replayed \(totals["events"] as? Int ?? -1) events"))
+    }
+
     @Test func keyedReplayRefusesADeviceWhoseRecordsAreApart() throws {
         let fleet = try Self.fleet.get()
         let keyed = try CLI.run(["key-by-device", fleet.corpus])
@@ -56,7 +84,8 @@ import Testing
              "--partitions", "3"],
             environment: ["LIFELINE_SPARK_FAIL_ONCE": marker])
         #expect(job.status == 0, "\(job.stderr.suffix(3000))")
-        #expect(FileManager.default.fileExists(atPath: marker), "one replay task failed on purpose and was retried")
+        #expect(FileManager.default.fileExists(atPath: marker), "one replay task failed on purpose")
+        #expect(job.stderr.contains("LIFELINE_SPARK_FAIL_ONCE: this task fails once on purpose"), "Spark saw the task fail and retried it")
         #expect(job.stdout.contains("findings  \(fleet.findings.count)"))
 
         // The findings: the same, each once, though a task failed after writing one.
@@ -172,7 +201,7 @@ struct Fleet: Sendable {
             } else if name.hasPrefix("dev-0002-") || name.hasPrefix("dev-0003-") {
                 // Two devices in one file (zstd frames one after another).
                 let together = second.appendingPathComponent("devices-2-and-3.jsonl.zst")
-                if !manager.fileExists(atPath: together.path) { manager.createFile(atPath: together.path, contents: nil) }
+                if !manager.fileExists(atPath: together.path) { _ = manager.createFile(atPath: together.path, contents: nil) }
                 let handle = try FileHandle(forWritingTo: together)
                 try handle.seekToEnd()
                 try handle.write(contentsOf: try Data(contentsOf: source))

@@ -91,7 +91,9 @@ public struct Analyzer: Sendable {
         public var duplicates = 0
         public var rejectsByReason: [String: Int] = [:]
         public var findingsByRule: [String: Int] = [:]
-        /// The files the records came from, as `key-by-device` reported them (keyed input only).
+        /// Keyed input only: the files the records came from, counted by what became of them,
+        /// and the reports of those with something wrong (failed, cut, damaged, rejected lines).
+        public var fileCounts = StreamSummary.FileCounts()
         public var files: [FileReport] = []
 
         /// Whether the input was bad: rejected lines, or damaged or cut compressed input.

@@ -50,10 +50,33 @@ extension StreamSummary {
         /// False when `lostLines` is only a lower bound (see ``StreamDamage/exact``).
         public var lostLinesExact: Bool
         /// Where compressed input was damaged or cut (standard input's bytes; for keyed input,
-        /// each file's report has its own).
+        /// each file's report in `damagedFiles` has its own).
         public var damage: [StreamDamage]
-        /// For keyed input: each file's report, as `key-by-device` wrote it.
-        public var files: [FileReport]
+        /// For keyed input: how many files the records came from, by what became of them (all
+        /// zero for standard input).
+        public var files: FileCounts
+        /// For keyed input: the report of each file that could not be read, was cut short or had
+        /// damaged frames (files with only rejected lines are counted in `rejectsByReason`).
+        public var damagedFiles: [FileReport]
+    }
+
+    /// Files by what became of them; a file can be both truncated and damaged.
+    public struct FileCounts: Codable, Sendable, Hashable {
+        public var read = 0
+        public var failed = 0
+        public var truncated = 0
+        public var damaged = 0
+        /// Files with at least one rejected line.
+        public var withRejects = 0
+
+        public init() {}
+
+        public mutating func add(_ file: FileReport) {
+            if file.outcome == .failed { failed += 1 } else { read += 1 }
+            if file.truncated { truncated += 1 }
+            if file.corrupt { damaged += 1 }
+            if file.rejectCount > 0 { withRejects += 1 }
+        }
     }
 
     public static func json(_ totals: Analyzer.StreamTotals, budgets: Budgets, version: String) throws -> String {
@@ -64,7 +87,8 @@ extension StreamSummary {
             devices: totals.devices, findings: totals.findings, findingsByRule: totals.findingsByRule,
             rejects: totals.rejects, rejectsByReason: totals.rejectsByReason, blankLines: totals.blankLines,
             lostLines: totals.lostLines, lostLinesExact: totals.damage.allSatisfy(\.exact),
-            damage: totals.files.isEmpty ? totals.damage : [], files: totals.files)
+            damage: totals.files.isEmpty ? totals.damage : [], files: totals.fileCounts,
+            damagedFiles: totals.files.filter { $0.outcome == .failed || $0.truncated || !$0.damage.isEmpty })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)

@@ -120,7 +120,11 @@ public struct KeyedReplay {
                 guard fields.integer() != nil,
                       let report = try? JSONDecoder().decode(FileReport.self, from: Data(fields.rest))
                 else { throw InputError(line: number, message: "an F record needs FILE and a file report") }
-                totals.files.append(report)
+                // Every file is counted; its report is kept only when something went wrong.
+                totals.fileCounts.add(report)
+                if report.outcome == .failed || report.truncated || !report.damage.isEmpty || report.rejectCount > 0 {
+                    totals.files.append(report)
+                }
                 totals.lines += report.lines
                 totals.blankLines += report.blankLines
                 totals.damage += report.damage
