@@ -112,27 +112,43 @@ def split_tasks(paths, tasks):
     return slices
 
 
-def feed(stream, items, encode):
-    """Writes `encode(item)` for every item to a process's standard input, in chunks, then
-    closes it. Runs on its own thread while the caller reads the process's output."""
-    try:
-        chunk, size = [], 0
-        for item in items:
-            data = encode(item)
-            chunk.append(data)
-            size += len(data)
-            if size >= PIPE_CHUNK:
-                stream.write(b"".join(chunk))
-                chunk, size = [], 0
-        if chunk:
-            stream.write(b"".join(chunk))
-    except BrokenPipeError:
-        pass  # the process ended early; its exit status says why
-    finally:
+class Feeder(threading.Thread):
+    """Writes `encode(item)` for every item to a process's standard input, in chunks, then closes
+    it, on its own thread while the caller reads the process's output. An error while reading the
+    items (a shuffle block that could not be fetched) is kept in `error` for the caller to raise:
+    the process must not end as if its input had been whole."""
+
+    def __init__(self, stream, items, encode):
+        super().__init__(daemon=True)
+        self.stream, self.items, self.encode, self.error = stream, items, encode, None
+
+    def run(self):
         try:
-            stream.close()
+            chunk, size = [], 0
+            for item in self.items:
+                data = self.encode(item)
+                chunk.append(data)
+                size += len(data)
+                if size >= PIPE_CHUNK:
+                    self.stream.write(b"".join(chunk))
+                    chunk, size = [], 0
+            if chunk:
+                self.stream.write(b"".join(chunk))
         except BrokenPipeError:
-            pass
+            pass  # the process ended early; its exit status says why
+        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
+            self.error = error
+        finally:
+            try:
+                self.stream.close()
+            except BrokenPipeError:
+                pass
+
+    def finish(self):
+        """Waits for the thread; raises what reading the items raised."""
+        self.join()
+        if self.error is not None:
+            raise self.error
 
 
 def failure(what, process, errors):
@@ -152,7 +168,7 @@ def key_files(task, lifeline):
     command = [lifeline, "key-by-device", "--paths-from", "-", "--first-index", str(first)]
     with tempfile.TemporaryFile() as errors:
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, bufsize=PIPE_CHUNK)
-        writer = threading.Thread(target=feed, args=(process.stdin, paths, lambda p: p.encode("utf-8") + b"\n"))
+        writer = Feeder(process.stdin, paths, lambda p: p.encode("utf-8") + b"\n")
         writer.start()
         reports = 0
         key, chunk, size = None, [], 0
@@ -173,8 +189,8 @@ def key_files(task, lifeline):
             size += len(line)
         if chunk:
             yield key, b"".join(chunk)
-        writer.join()
         process.wait()
+        writer.finish()
         # 1: some input was bad, 2: a file could not be read; both are in the files' reports.
         if process.returncode not in (0, 1, 2) or reports != len(paths):
             raise failure(f"lifeline key-by-device (files {first}-{first + len(paths) - 1})", process, errors)
@@ -213,7 +229,7 @@ def replay_partition(index, records, lifeline, check_args, fail_marker):
         with open(os.path.join(scratch, "stderr"), "w+b") as errors:
             process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, bufsize=PIPE_CHUNK)
             stream = _chain(first, records)
-            writer = threading.Thread(target=feed, args=(process.stdin, stream, lambda pair: pair[1]))
+            writer = Feeder(process.stdin, stream, lambda pair: pair[1])
             writer.start()
             for line in process.stdout:
                 yield "f", line.decode("utf-8").rstrip("\n")
@@ -222,8 +238,8 @@ def replay_partition(index, records, lifeline, check_args, fail_marker):
                     writer.join()
                     process.wait()
                     raise RuntimeError("LIFELINE_SPARK_FAIL_ONCE: this task fails once on purpose; Spark retries it")
-            writer.join()
             process.wait()
+            writer.finish()
             if fail:
                 raise RuntimeError("LIFELINE_SPARK_FAIL_ONCE: this task fails once on purpose; Spark retries it")
             # 1: the files had bad lines or damage (counted in the totals), or findings reached --fail-on.

@@ -62,6 +62,24 @@ import Testing
         #expect(run.stderr.contains("replayed \(totals["events"] as? Int ?? -1) events"))
     }
 
+    @Test func mistakesAreUsageErrorsAndABadFindingLoadsNothing() throws {
+        #expect(try CLI.run(["check", "--keyed"]).status == 64)
+        #expect(try CLI.run(["check", "--summary-json", "totals.json"]).status == 64)
+        #expect(try CLI.run(["key-by-device"]).status == 64)
+        let directory = try CLI.temporaryDirectory()
+        let findings = directory.appendingPathComponent("findings.jsonl")
+        let finding = #"{"category":"overrun","device":"D","events":[],"launch":"L","message":"m","rule":"nse-overrun","severity":"error","ts":"2026-11-21T00:00:00.000000Z"}"#
+        try (finding + "\nnot a finding\n").write(to: findings, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("imported.db").path
+        let refused = try CLI.run(["import-findings", findings.path, "--db", database])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("findings.jsonl:2: not a finding"))
+        #expect(try CLI.sqlite(database, "SELECT count(*) FROM findings") == "0", "one transaction: nothing loaded")
+        try (finding + "\n").write(to: findings, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["import-findings", findings.path, "--db", database]).status == 0)
+        #expect(try CLI.sqlite(database, "SELECT rule || ' ' || device || ' ' || ts FROM findings") == "nse-overrun D 1795219200000000")
+    }
+
     @Test func keyedReplayRefusesADeviceWhoseRecordsAreApart() throws {
         let fleet = try Self.fleet.get()
         let keyed = try CLI.run(["key-by-device", fleet.corpus])
