@@ -8,10 +8,17 @@ import TraceModel
 /// whole content (time, name, every field), looked up through ``UnsequencedIndex``; its row id
 /// is `(launch id << 32) | (2^31 + ordinal)`, the ordinal counting the launch's such events in
 /// the order they were first stored.
-enum EventIdentity {
+public enum EventIdentity {
     /// Sequence numbers at or above this do not fit the row id's low 32 bits beside the
     /// unsequenced range; such events are identified by content, like events without `seq`.
     static let sequencedLimit: Int64 = 1 << 31
+
+    /// Whether an event with this `seq` is identified by `(device, launch, seq)` (and replayed in
+    /// `seq` order before its launch's other events); false: by its content.
+    public static func identifiesBySeq(_ seq: Int64?) -> Bool {
+        guard let seq else { return false }
+        return seq >= 0 && seq < sequencedLimit
+    }
 
     /// The row id of a sequenced event, or nil if it must be identified by content.
     static func sequencedRowID(launchID: Int64, seq: Int64?) -> Int64? {

@@ -14,6 +14,6 @@ struct Lifeline: ParsableCommand {
         subcommands: [
             IngestCommand.self, CheckCommand.self, TimelineCommand.self, ExportCommand.self, QueryCommand.self, ReportCommand.self,
             RulesCommand.self,
-            GenerateCommand.self,
+            GenerateCommand.self, KeyByDeviceCommand.self, ImportFindingsCommand.self,
         ])
 }

@@ -19,7 +19,7 @@ import Testing
         return (database, directory)
     }()
 
-    @Test(arguments: [[], ["ingest"], ["check"], ["timeline"], ["export"], ["query"], ["report"], ["rules"], ["generate"]])
+    @Test(arguments: [[], ["ingest"], ["check"], ["timeline"], ["export"], ["query"], ["report"], ["rules"], ["generate"], ["key-by-device"], ["import-findings"]])
     func help(_ command: [String]) throws {
         let result = try CLI.run(command + ["--help"])
         #expect(result.status == 0)

@@ -86,6 +86,15 @@ public struct Analyzer: Sendable {
         public var lostLines: Int { damage.reduce(0) { $0 + $1.lines } }
         /// Events decoded, whether or not `--device` let them through to the replay.
         public var decoded = 0
+        /// Events dropped as already seen (same launch and `seq`, or same content): only keyed
+        /// input (``KeyedReplay``) has whole devices to find them in; a plain stream keeps them.
+        public var duplicates = 0
+        public var rejectsByReason: [String: Int] = [:]
+        public var findingsByRule: [String: Int] = [:]
+        /// Keyed input only: the files the records came from, counted by what became of them,
+        /// and the reports of those with something wrong (failed, cut, damaged, rejected lines).
+        public var fileCounts = StreamSummary.FileCounts()
+        public var files: [FileReport] = []
 
         /// Whether the input was bad: rejected lines, or damaged or cut compressed input.
         public var inputWasBad: Bool { rejects > 0 || !damage.isEmpty }
@@ -108,6 +117,7 @@ public struct Analyzer: Sendable {
         func report(_ finding: Finding) {
             guard emitError == nil, options.reports(finding) else { return }
             totals.findings += 1
+            totals.findingsByRule[finding.rule, default: 0] += 1
             do { try emit(finding) } catch { emitError = error }
         }
         var lastEvent: (device: String, launch: String)?
@@ -130,10 +140,12 @@ public struct Analyzer: Sendable {
                 case .blank: totals.blankLines += 1
                 case .reject(let issue):
                     totals.rejects += 1
+                    totals.rejectsByReason[issue.reason.rawValue, default: 0] += 1
                     reject(line.number, issue)
                 }
             case .tooLong(let bytes):
                 totals.rejects += 1
+                totals.rejectsByReason[RejectReason.lineTooLong.rawValue, default: 0] += 1
                 reject(line.number, LineIssue(.lineTooLong, "line of \(bytes) bytes is too long"))
             }
             return emitError == nil
@@ -153,7 +165,7 @@ public struct Analyzer: Sendable {
         return totals
     }
 
-    private static func json(_ budgets: Budgets) -> String {
+    static func json(_ budgets: Budgets) -> String {
         "{" + budgets.all.map { "\"\($0.name.rawValue)\":\($0.seconds)" }.joined(separator: ",") + "}"
     }
 

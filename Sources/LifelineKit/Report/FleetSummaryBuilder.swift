@@ -23,7 +23,12 @@ public struct FleetSummaryBuilder {
         let runs = try rows("SELECT id, finished_at, version, devices, events, findings FROM runs ORDER BY id DESC LIMIT 2")
             .map { FleetSummary.Run(id: $0[0].integer, finishedAt: $0[1].text, version: $0[2].text,
                                     devices: Int($0[3].integer), events: Int($0[4].integer), findings: Int($0[5].integer)) }
-        let events = try rows("SELECT count(*) FROM events e WHERE \(Self.eventWindow)").first?[0].integer ?? 0
+        var events = try rows("SELECT count(*) FROM events e WHERE \(Self.eventWindow)").first?[0].integer ?? 0
+        // Findings loaded by `import-findings` (a replay elsewhere, such as the Spark job) come
+        // without their events: the run's own count is the number of events behind them.
+        if events == 0, let run = runs.first, try rows("SELECT EXISTS (SELECT 1 FROM event_rows)").first?[0].integer == 0 {
+            events = Int64(run.events)
+        }
         let bySeverity = try rows(Self.scoped + "SELECT severity, count(*) FROM scoped GROUP BY severity")
         let sections = try rows(Self.scoped + """
             SELECT rule, category, severity, count(*), count(DISTINCT device) FROM scoped
@@ -93,15 +98,16 @@ public struct FleetSummaryBuilder {
     }()
 
 
-    /// The latest findings in the window, each with its launch's app, version and OS.
+    /// The latest findings in the window, each with its launch's app, version and OS (NULL for a
+    /// finding whose launch the store does not hold: one loaded by `import-findings`).
     private static let scoped = """
         WITH scoped AS (
             SELECT f.*, c.app, c.app_version, c.os
             FROM findings f
-            JOIN devices d ON d.name = f.device
-            JOIN launches l ON l.device_id = d.id AND l.name = f.launch
-            JOIN event_rows e ON e.id = (SELECT min(id) FROM event_rows WHERE id >= (l.id << 32) AND id < ((l.id + 1) << 32))
-            JOIN contexts c ON c.id = e.context_id
+            LEFT JOIN devices d ON d.name = f.device
+            LEFT JOIN launches l ON l.device_id = d.id AND l.name = f.launch
+            LEFT JOIN event_rows e ON e.id = (SELECT min(id) FROM event_rows WHERE id >= (l.id << 32) AND id < ((l.id + 1) << 32))
+            LEFT JOIN contexts c ON c.id = e.context_id
             WHERE f.ts >= :since AND f.ts < :until AND (:app = '' OR c.app = :app) AND (:version = '' OR c.app_version = :version)
         )
 

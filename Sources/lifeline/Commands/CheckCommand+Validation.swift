@@ -10,6 +10,10 @@ extension CheckCommand {
             throw CommandFailure.usage(
                 "--stdin reads standard input and uses no database: drop --db \(given), or drop --stdin to check the database")
         }
+        if keyed && !stdin { throw CommandFailure.usage("--keyed describes standard input: give --stdin with it") }
+        if summaryJson != nil && !stdin {
+            throw CommandFailure.usage("--summary-json writes the totals of a stream: give --stdin with it (`lifeline ingest --json` has a database's)")
+        }
         let known = Set(RuleCatalog.rules.map(\.id))
         if let unknown = rule.first(where: { !known.contains($0) }) {
             throw CommandFailure.usage("unknown rule '\(unknown)'; `lifeline rules` lists them")

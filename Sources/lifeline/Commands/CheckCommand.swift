@@ -17,7 +17,11 @@ struct CheckCommand: ParsableCommand {
             --device limits what is replayed (each device is replayed whole); --rule, --since and \
             --until filter what is reported. With --stdin, JSON lines are read from standard input \
             and findings written to standard output (as JSON lines unless --format says \
-            otherwise), with no database.
+            otherwise), with no database. --summary-json FILE writes the stream's totals there as \
+            one JSON object. --keyed reads the records `lifeline key-by-device` writes, each \
+            device's records together, and replays each device as from a database: in the \
+            store's order, duplicates dropped, cut files' launches as cut (the Spark job's \
+            second pass).
 
             Without PATHs the database must exist; one that cannot be written (a read-only file or \
             directory) is replayed and reported without recording the findings.
@@ -40,6 +44,12 @@ struct CheckCommand: ParsableCommand {
 
     @Flag(help: "Read events from standard input and write findings (JSON lines unless --format is given); no database.")
     var stdin = false
+
+    @Flag(help: "With --stdin: standard input holds `lifeline key-by-device` records, each device's together.")
+    var keyed = false
+
+    @Option(help: ArgumentHelp("With --stdin: write the totals (lines, events, duplicates, rejects by reason, lost lines, findings by rule) to this file as JSON.", valueName: "file"))
+    var summaryJson: String?
 
     @Option(help: "Output format: text, json or jsonl (default: text; jsonl with --stdin).")
     var format: Format?
@@ -143,23 +153,35 @@ struct CheckCommand: ParsableCommand {
         let format = outputFormat
         let totals: Analyzer.StreamTotals
         do {
-            totals = try Analyzer().stream(path: "-", options: options) { finding in
+            let keep: (Finding) throws -> Void = { finding in
                 worst = max(worst ?? finding.severity, finding.severity)
                 if format == .jsonl { print(try JSONReport.line(finding)) } else { try collected.append(finding) }
-            } reject: { line, issue in
-                Terminal.printError("stdin:\(line): \(issue.reason.rawValue): \(issue.message)")
             }
-            for damage in totals.damage {
-                Terminal.printError("stdin: bytes \(damage.from)-\(damage.to): \(damage.linesText) lost: \(damage.reason)")
+            if keyed {
+                totals = try KeyedReplay().run(path: "-", options: options, emit: keep)
+                for file in totals.files where file.rejectCount > 0 || !file.damage.isEmpty || file.outcome == .failed {
+                    Terminal.printError(Self.describe(file))
+                }
+            } else {
+                totals = try Analyzer().stream(path: "-", options: options, emit: keep) { line, issue in
+                    Terminal.printError("stdin:\(line): \(issue.reason.rawValue): \(issue.message)")
+                }
+                for damage in totals.damage {
+                    Terminal.printError("stdin: bytes \(damage.from)-\(damage.to): \(damage.linesText) lost: \(damage.reason)")
+                }
             }
         } catch {
             throw CommandFailure.unreadable("standard input: \(error)")
+        }
+        if let summaryJson {
+            let text = try StreamSummary.json(totals, budgets: options.configuration.budgets, version: LifelineVersion.current)
+            try OutputDestination.write(text + "\n", to: summaryJson)
         }
         if !quiet || totals.inputWasBad { Terminal.printError(StreamSummary.line(totals)) }
         if totals.inputWasBad { streamWasBad = true }
         // A stream that was damaged or had bad lines is bad input (exit 1) even when nothing in it
         // could be replayed; "nothing to check" (exit 3) is for input that was read whole.
-        guard totals.events > 0 || totals.inputWasBad else {
+        guard totals.events > 0 || totals.inputWasBad || keyed else {
             let which = device.isEmpty ? "no events" : "no events of device \(device.joined(separator: ", "))"
             throw CommandFailure.nothingToCheck(
                 "standard input held \(which) (\(totals.lines.counted("line")) read, \(totals.rejects.counted("bad line")))")
@@ -172,6 +194,20 @@ struct CheckCommand: ParsableCommand {
                 listCommand: nil)
         }
         return worst
+    }
+}
+
+extension CheckCommand {
+    /// One line on what went wrong in a file that `key-by-device` read.
+    static func describe(_ file: FileReport) -> String {
+        if file.outcome == .failed { return "\(file.path): not read: \(file.message ?? "failed")" }
+        var parts: [String] = []
+        if file.rejectCount > 0 {
+            let reasons = file.rejects.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            parts.append("\(file.rejectCount.counted("rejected line")) (\(reasons))")
+        }
+        for damage in file.damage { parts.append("\(damage.kind == .cut ? "cut short" : "damaged"): \(damage)") }
+        return "\(file.path): " + parts.joined(separator: "; ")
     }
 }
 

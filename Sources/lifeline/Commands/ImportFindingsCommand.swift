@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import LifelineKit
+import Reports
+
+struct ImportFindingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-findings",
+        abstract: "Load findings written as JSON lines (the Spark job's output, or check --stdin's) into the database as one run.",
+        discussion: """
+            PATH is a file of findings as JSON lines, or a directory: the Spark job's output \
+            (its findings.jsonl/ part files, and summary.json for the run's events, devices, \
+            times and budgets), or a directory of .jsonl files. The findings replace those the \
+            database held, as a `check` of every device does, so `query` and `report` answer \
+            on them. The database is created if it does not exist; it need not hold the events \
+            (then `report` counts no terminations or durations, and findings show no app \
+            version or OS).
+
+            Exit codes: 0 the findings were loaded; 2 a file or the database could not be read \
+            or written, or a line is not a finding (nothing is loaded); 64 the command line is \
+            wrong.
+            """)
+
+    @Argument(help: "A file of findings as JSON lines, or a directory (the Spark job's output).")
+    var path: String
+
+    @OptionGroup var database: DatabaseOption
+
+    func run() throws {
+        try CommandFailure.reporting {
+            let files: [String]
+            do {
+                files = try FindingImport.findingFiles(at: path)
+            } catch {
+                throw CommandFailure.unreadable("\(error)")
+            }
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let totals = isDirectory.boolValue ? FindingImport.runTotals(at: path) : FindingImport.RunTotals()
+            let store = try database.open(.create)
+            let count: Int
+            do {
+                count = try FindingImport().load(files: files, into: store, totals: totals, version: LifelineVersion.current)
+            } catch {
+                throw CommandFailure.unreadable("\(error)")
+            }
+            print("Imported \(count.counted("finding")) from \(files.count.counted("file")) into \(store.path) (\(totals.events.counted("event")) of \(totals.devices.counted("device")) replayed)")
+        }
+    }
+}
