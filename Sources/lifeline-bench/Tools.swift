@@ -6,6 +6,8 @@ struct Tools {
     var lifeline: String
     /// python3 with DuckDB, for the peer's row; nil where either is missing.
     var duckDBPython: String?
+    /// `taskset` (util-linux), to run `check` on one core for the cores row; nil where missing.
+    var taskset: String?
 
     static func locate() throws -> Tools {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -16,7 +18,9 @@ struct Tools {
         guard let zstd = onPath("zstd") else {
             throw BenchmarkError("zstd is not on PATH: apt-get install zstd")
         }
-        return Tools(zstd: zstd, lifeline: lifeline, duckDBPython: DuckDBLoad.available(python: onPath("python3")))
+        return Tools(
+            zstd: zstd, lifeline: lifeline, duckDBPython: DuckDBLoad.available(python: onPath("python3")),
+            taskset: onPath("taskset"))
     }
 
     private static func onPath(_ name: String) -> String? {
