@@ -36,12 +36,30 @@ public struct ReplayContext {
     /// `mono` difference that is not (a value from input near the ends of `Double`) falls back
     /// to `ts`, and a huge finite result is kept — it is what the log says.
     public func seconds(from start: ReplayEvent, to end: ReplayEvent) -> Double {
+        Self.seconds(from: start, to: end)
+    }
+
+    /// ``seconds(from:to:)``, for the engine's own measurements.
+    static func seconds(from start: ReplayEvent, to end: ReplayEvent) -> Double {
         var elapsed = end.ts.seconds(since: start.ts)
         if let a = start.mono, let b = end.mono, start.launch == end.launch, (b - a).isFinite {
             elapsed = b - a
         }
         return max(0, elapsed)
     }
+
+    /// True when the replay's caller wants derived records (``DerivedRecord``): a check makes
+    /// one only then, so that a replay that writes no table pays nothing for them.
+    public var isRecording: Bool { device.isRecording }
+
+    /// Hands a derived record to the replay's caller (nothing when ``isRecording`` is false).
+    /// Make it when its subject is finished, with its texts resolved.
+    public func record(_ record: DerivedRecord) { device.record(record) }
+
+    /// The number of the latest finding reported in this replay (from 0, in the order findings
+    /// reach the caller, across devices), for a record that names the finding it caused; nil when
+    /// no finding was reported yet or ``isRecording`` is false.
+    public var latestFindingNumber: Int? { device.latestFindingNumber }
 
     /// `event` with its texts, for a finding's message.
     public func resolved(_ event: ReplayEvent) -> ResolvedEvent { ResolvedEvent(event, texts: device.texts) }
@@ -105,14 +123,47 @@ public final class DeviceState {
     @exclusivity(unchecked) var pending: [Finding] = []
     /// What checks share about this device across launches, one ``DeviceStore`` per type.
     var stores: [ObjectIdentifier: AnyObject] = [:]
+    /// Where derived records go; nil when the caller wants none.
+    let records: RecordSink?
+    /// `records != nil`, kept apart: asked for every event of a launch and every piece of work.
+    let isRecording: Bool
 
-    init(device: String, budgets: Budgets, severities: [String: Severity]) {
+    init(device: String, budgets: Budgets, severities: [String: Severity], records: RecordSink? = nil) {
         self.device = device
         self.budgets = budgets
         self.severities = severities
+        self.records = records
+        isRecording = records != nil
     }
 
     func severity(of rule: Rule) -> Severity { severities[rule.id] ?? rule.severity }
 
-    func emit(_ finding: Finding) { pending.append(finding) }
+    func emit(_ finding: Finding) {
+        pending.append(finding)
+        records?.findingsReported += 1
+    }
+
+    func record(_ record: DerivedRecord) { records?.emit(record) }
+
+    func resolved(_ event: ReplayEvent) -> ResolvedEvent { ResolvedEvent(event, texts: texts) }
+
+    var latestFindingNumber: Int? {
+        guard let records, records.findingsReported > 0 else { return nil }
+        return records.findingsReported - 1
+    }
+}
+
+/// Where a replay's derived records go (``Replayer/init(book:configuration:records:)``), shared by
+/// the replays of all its devices, with the count of findings reported so far that numbers them:
+/// a device's findings reach the caller in the order they were reported, before any other
+/// device's next finding, so the count at a report is the finding's position in the output.
+public final class RecordSink {
+    let emit: (DerivedRecord) -> Void
+    var findingsReported = 0
+    /// Launches begun so far: the next one's ``LaunchRecord/number``.
+    var launchesBegun = 0
+
+    public init(_ emit: @escaping (DerivedRecord) -> Void) {
+        self.emit = emit
+    }
 }

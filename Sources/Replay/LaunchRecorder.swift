@@ -1,0 +1,168 @@
+import TraceModel
+
+/// What the replay writes down about one launch for the derived tables, made only when the
+/// replay's caller wants records: the time the launch spends in each app state, each background
+/// period, and every callback logged with a `phase`, paired begin to end. Its ``LaunchState``
+/// shows it every event after the life cycle applied it; it emits an ``IntervalRecord`` when a
+/// callback returns or is cut off and when a background period ends, and the ``LaunchRecord``
+/// when the launch ends.
+///
+/// A background period is the life cycle's (``AppLifecycle/backgroundSince``): from the move into
+/// the background — `didEnterBackground` from the foreground, a launch or resume into the
+/// background, app code run while suspended — to the move out of it (suspension, the foreground,
+/// the process's end). A log that begins mid-launch begins in a background period (the life
+/// cycle's guess).
+///
+/// A callback is paired by its name, its scene (a scene callback) and, for `expiringActivity`,
+/// its `reason` (two activities may overlap). As the `did-enter-background-overrun` obligation
+/// pairs them: a second `begin` before the `end` restarts the call, and a `suspend` or the
+/// launch's end cuts off every call still running — measured to that event against the budget,
+/// except at the end of the log, which is no evidence.
+final class LaunchRecorder {
+    private let device: DeviceState
+    private let header: LaunchHeader
+    private let number: Int
+    private let isExtension: Bool
+    /// The app state after the events so far, and the event that moved it there.
+    private var state = AppState.notRunning
+    private var mark: ReplayEvent
+    private var foreground = 0.0
+    private var background = 0.0
+    private var suspended = 0.0
+    /// The `begin`s of the callbacks still running, oldest first (rarely more than one).
+    private var running: [ReplayEvent] = []
+
+    init(device: DeviceState, header: LaunchHeader, number: Int, first: ReplayEvent) {
+        self.device = device
+        self.header = header
+        self.number = number
+        isExtension = header.process?.hasPrefix("extension:") ?? false
+        mark = first
+    }
+
+    /// Takes `event` of `kind`, after which the app is in state `after`. (The state before is the
+    /// recorder's own: for the life cycle, its guess for a log that begins mid-launch is no move.)
+    @inline(__always)
+    func observe(_ event: ReplayEvent, kind: EventKind, state after: AppState) {
+        if after != state { moved(to: after, at: event) }
+        if let phase = event.phase {
+            callback(event, kind: kind, phase: phase)
+        } else if kind == .suspend, !running.isEmpty {
+            for begin in running { interval(begin, end: nil, cutAt: event, .suspended) }
+            running.removeAll()
+        }
+    }
+
+    /// The launch ended: every callback still running is cut off, and the launch is written down.
+    func launchEnded(_ ending: LaunchEnding, launch: LaunchState) {
+        let last = launch.lastEvent
+        spent(ReplayContext.seconds(from: mark, to: last), in: state)
+        // A period still open: a terminate has ended it already (the state moved).
+        if state == .background { period(until: last, .logEnded) }
+        let ended: LaunchRecord.Ending
+        var endReason: String?
+        let endState: AppState
+        let cutOff: IntervalRecord.Outcome
+        switch ending {
+        case .terminated(let terminate):
+            ended = .terminated
+            endReason = device.resolved(terminate).reason
+            // The life cycle has applied the terminate last: the state before it is where it found the app.
+            endState = launch.stateBefore
+            cutOff = .terminated
+        case .superseded:
+            ended = launch.state == .suspended ? .reclaimed : .superseded
+            endState = launch.state
+            cutOff = .logEnded
+        case .endOfLog:
+            ended = .logEnded
+            endState = launch.state
+            cutOff = .logEnded
+        }
+        for begin in running { interval(begin, end: nil, cutAt: last, cutOff) }
+        running.removeAll()
+        var started = "unknown"
+        var cause: String?
+        if let launchEvent = launch.launchEvent {
+            let resolved = device.resolved(launchEvent)
+            cause = resolved.cause
+            // As the life cycle reads it: a launch with a cause and no reason is the system's.
+            started = resolved.reason ?? (cause == nil ? "user" : "system")
+        }
+        device.record(.launch(LaunchRecord(
+            number: number, device: device.device, launch: header.launch, app: header.app, appVersion: header.appVersion, os: header.os,
+            model: header.model, process: header.process, firstTS: launch.firstEvent.ts, lastTS: last.ts,
+            started: started, cause: cause, ended: ended, endReason: endReason, endState: endState.rawValue,
+            foregroundSeconds: foreground, backgroundSeconds: background, suspendedSeconds: suspended,
+            logCutShort: launch.logCutShort)))
+    }
+
+    /// The app moved to `after` at `event`: the time since the last move is counted in the state it
+    /// left, and a background period ends or begins.
+    private func moved(to after: AppState, at event: ReplayEvent) {
+        spent(ReplayContext.seconds(from: mark, to: event), in: state)
+        if state == .background {
+            period(until: event, after == .suspended ? .suspended : after == .notRunning ? .terminated : .foreground)
+        }
+        state = after
+        mark = event
+    }
+
+    /// Writes down the background period that began at ``mark`` and ended at `end`.
+    private func period(until end: ReplayEvent, _ outcome: IntervalRecord.Outcome) {
+        device.record(.interval(IntervalRecord(
+            launch: number, callback: IntervalRecord.backgroundPeriod, scene: nil, begin: mark.ts,
+            end: outcome == .logEnded ? nil : end.ts, outcome: outcome, seconds: ReplayContext.seconds(from: mark, to: end),
+            budget: nil, budgetSeconds: nil, overBudget: nil)))
+    }
+
+    private func spent(_ seconds: Double, in state: AppState) {
+        switch state {
+        case .active, .inactive: foreground += seconds
+        case .background: background += seconds
+        case .suspended: suspended += seconds
+        case .notRunning: break
+        }
+    }
+
+    private func callback(_ event: ReplayEvent, kind: EventKind, phase: Phase) {
+        switch phase {
+        case .begin:
+            if let index = running.firstIndex(where: { Self.sameCall($0, event) }) {
+                interval(running.remove(at: index), end: nil, cutAt: event, .restarted)
+            }
+            running.append(event)
+        case .end:
+            // An end with no begin (the log began while it ran) has nothing to measure.
+            guard let index = running.lastIndex(where: { Self.sameCall($0, event) }) else { return }
+            interval(running.remove(at: index), end: event, cutAt: event, .returned)
+        case .other:
+            return
+        }
+    }
+
+    /// Whether two events are the begin and end (or two begins) of one callback.
+    private static func sameCall(_ a: ReplayEvent, _ b: ReplayEvent) -> Bool {
+        a.kind == b.kind && a.otherName == b.otherName && a.scene == b.scene
+            && (a.kind != .expiringActivity || a.reason == b.reason)
+    }
+
+    /// The budget a callback is measured against: `didEnterBackground`'s, for the app's and each
+    /// scene's (as the overrun rule measures them; extensions have no such callback).
+    private func budget(of kind: EventKind) -> BudgetName? {
+        guard !isExtension, kind == .didEnterBackground || kind == .sceneDidEnterBackground else { return nil }
+        return .didEnterBackground
+    }
+
+    private func interval(_ begin: ReplayEvent, end: ReplayEvent?, cutAt cut: ReplayEvent, _ outcome: IntervalRecord.Outcome) {
+        let seconds = ReplayContext.seconds(from: begin, to: cut)
+        let budget = budget(of: begin.kind)
+        let limit = budget.map { device.budgets[$0] }
+        let judged = outcome != .restarted && outcome != .logEnded
+        let resolved = device.resolved(begin)
+        device.record(.interval(IntervalRecord(
+            launch: number, callback: resolved.name, scene: resolved.scene,
+            begin: begin.ts, end: end?.ts, outcome: outcome, seconds: seconds, budget: budget?.rawValue,
+            budgetSeconds: limit, overBudget: judged ? limit.map { seconds > $0 } : nil)))
+    }
+}
