@@ -35,12 +35,18 @@ extension Store {
     /// argument with each of the `count` findings, once, in order, so that they can come from a
     /// file rather than memory; a finding's explanation must come before it (the replay reports
     /// a cause before the termination it explains).
+    ///
+    /// The derived tables (`launches`, `intervals`, `tasks`, `requests`) are replaced for the same
+    /// devices in the same transaction, by the rows of `derived` (none when it is nil), whose
+    /// records name findings by their position in `findings`.
     @discardableResult
     public func saveRun(
         _ run: RunInfo, devices: DeviceSelection, count: Int,
-        findings: ((Finding) throws -> Void) throws -> Void
+        findings: ((Finding) throws -> Void) throws -> Void, derived: DerivedRows? = nil
     ) throws -> Int64 {
         try write { db in
+            // The derived rows first: nothing then refers to the findings deleted next.
+            try DerivedTables.delete(db, devices: devices)
             switch devices {
             case .all:
                 try db.execute(sql: "DELETE FROM findings")
@@ -71,6 +77,8 @@ extension Store {
                 WHERE device = ? AND ts = ? AND run_id = ? AND launch = ? AND rule = ?
                 ORDER BY id DESC LIMIT 1
                 """)
+            var firstFinding: Int64?
+            var saved = 0
             try findings { finding in
                 var explainedBy: Int64?
                 if let cause = finding.explainedBy {
@@ -88,6 +96,16 @@ extension Store {
                     .real(finding.budgetSeconds), .real(finding.measured), .text(finding.unit),
                     .text(finding.message), .integer(explainedBy), .text(Self.factors(finding.factors)),
                 ])
+                if saved == 0 { firstFinding = db.lastInsertedRowID }
+                saved += 1
+            }
+            if let derived {
+                // Ids follow each other within this transaction; were they ever not to, records
+                // would name no finding rather than a wrong one.
+                if let first = firstFinding, db.lastInsertedRowID != first + Int64(saved - 1) { firstFinding = nil }
+                let writer = try DerivedTables.Writer(db, runID: runID, firstFinding: firstFinding, findings: saved)
+                try derived.forEachRow(writer.write)
+                try DerivedTables.linkFindings(db, runID: runID)
             }
             return runID
         }
@@ -95,8 +113,10 @@ extension Store {
 
     /// Records a run and the findings of an array (see the streaming form above).
     @discardableResult
-    public func saveRun(_ run: RunInfo, devices: DeviceSelection, findings: [Finding]) throws -> Int64 {
-        try saveRun(run, devices: devices, count: findings.count, findings: findings.forEach)
+    public func saveRun(
+        _ run: RunInfo, devices: DeviceSelection, findings: [Finding], derived: DerivedRows? = nil
+    ) throws -> Int64 {
+        try saveRun(run, devices: devices, count: findings.count, findings: findings.forEach, derived: derived)
     }
 
     /// The `factors` column: a JSON array of `{"kind", "share", "event_ids", "event_seqs"}`, or
