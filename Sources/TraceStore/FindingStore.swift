@@ -37,16 +37,14 @@ extension Store {
     /// a cause before the termination it explains).
     ///
     /// The derived tables (`launches`, `intervals`, `tasks`, `requests`) are replaced for the same
-    /// devices in the same transaction, by the rows of `derived` (none when it is nil), whose
+    /// devices in the same transaction, by the rows `derived` staged (none when it is nil), whose
     /// records name findings by their position in `findings`.
     @discardableResult
     public func saveRun(
         _ run: RunInfo, devices: DeviceSelection, count: Int,
-        findings: ((Finding) throws -> Void) throws -> Void, derived: DerivedRows? = nil
+        findings: ((Finding) throws -> Void) throws -> Void, derived: DerivedStage? = nil
     ) throws -> Int64 {
-        try write { db in
-            // The derived rows first: nothing then refers to the findings deleted next.
-            try DerivedTables.delete(db, devices: devices)
+        let runID = try write { db in
             switch devices {
             case .all:
                 try db.execute(sql: "DELETE FROM findings")
@@ -103,18 +101,20 @@ extension Store {
                 // Ids follow each other within this transaction; were they ever not to, records
                 // would name no finding rather than a wrong one.
                 if let first = firstFinding, db.lastInsertedRowID != first + Int64(saved - 1) { firstFinding = nil }
-                let writer = try DerivedTables.Writer(db, runID: runID, firstFinding: firstFinding, findings: saved)
-                try derived.forEachRow(writer.write)
-                try DerivedTables.linkFindings(db, runID: runID)
+                try derived.publish(db, devices: devices, runID: runID, firstFinding: firstFinding, findings: saved)
+            } else {
+                try DerivedTables.delete(db, devices: devices)
             }
             return runID
         }
+        derived?.published()
+        return runID
     }
 
     /// Records a run and the findings of an array (see the streaming form above).
     @discardableResult
     public func saveRun(
-        _ run: RunInfo, devices: DeviceSelection, findings: [Finding], derived: DerivedRows? = nil
+        _ run: RunInfo, devices: DeviceSelection, findings: [Finding], derived: DerivedStage? = nil
     ) throws -> Int64 {
         try saveRun(run, devices: devices, count: findings.count, findings: findings.forEach, derived: derived)
     }

@@ -103,6 +103,15 @@ public final class Store: Sendable {
         try pool.read(body)
     }
 
+    /// Sets the writer connection's `wal_autocheckpoint` (0: none); returns the value it had.
+    func automaticCheckpoint(pages: Int) throws -> Int {
+        try pool.writeWithoutTransaction { db in
+            let previous = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 1000
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)")
+            return previous
+        }
+    }
+
     /// Runs `body` inside one write transaction, begun IMMEDIATE: it takes the write lock
     /// first (waiting for another process that holds it) rather than failing when a read
     /// turns into a write under another writer.

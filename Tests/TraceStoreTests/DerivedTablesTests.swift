@@ -49,7 +49,7 @@ import TraceModel
 
     /// Two devices: D1 with two launches (its first killed, explained by a task never ended: two
     /// tasks whose findings share rule, launch and time), D2 with one.
-    static func firstRun() throws -> (findings: [Finding], rows: DerivedRows) {
+    static func firstRun(_ store: Store) throws -> (findings: [Finding], stage: DerivedStage) {
         let findings = [
             finding("background-task-not-ended", device: "D1", launch: "A", at: 10),
             finding("background-task-not-ended", device: "D1", launch: "A", at: 10),
@@ -57,20 +57,21 @@ import TraceModel
                     explainedBy: FindingRef(rule: "background-task-not-ended", ts: Timestamp(seconds: 10))),
             finding("background-task-not-ended", device: "D2", launch: "C", at: 10),
         ]
-        let rows = try DerivedRows([
+        let stage = try DerivedStage(store: store)
+        try stage.write([
             interval(launch: 0, seconds: 6), task(launch: 0, task: 1, finding: 0, rule: "background-task-not-ended"),
             task(launch: 0, task: 2, finding: 1, rule: "background-task-not-ended"), request(launch: 0, ranIn: 1),
             launch(0, device: "D1", launch: "A"), launch(1, device: "D1", launch: "B", ended: .logEnded),
             task(launch: 2, task: 1, finding: 3, rule: "background-task-not-ended"), launch(2, device: "D2", launch: "C"),
             request(launch: 2, ranIn: nil),
         ])
-        return (findings, rows)
+        return (findings, stage)
     }
 
     @Test func rowsNameTheirLaunchAndFindingByRowID() throws {
         let db = try TemporaryDatabase()
-        let (findings, rows) = try Self.firstRun()
-        try db.store.saveRun(Self.run(devices: 2), devices: .all, findings: findings, derived: rows)
+        let (findings, stage) = try Self.firstRun(db.store)
+        try db.store.saveRun(Self.run(devices: 2), devices: .all, findings: findings, derived: stage)
         try db.store.read { database in
             let launches = try Row.fetchAll(database, sql: """
                 SELECT id, device, launch, app_version, ended, findings, explained_by, explained_by_rule FROM launches ORDER BY id
@@ -102,10 +103,11 @@ import TraceModel
 
     @Test func aRunOfSomeDevicesReplacesOnlyTheirRows() throws {
         let db = try TemporaryDatabase()
-        let (findings, rows) = try Self.firstRun()
-        try db.store.saveRun(Self.run(devices: 2), devices: .all, findings: findings, derived: rows)
+        let (findings, stage) = try Self.firstRun(db.store)
+        try db.store.saveRun(Self.run(devices: 2), devices: .all, findings: findings, derived: stage)
         // D1 again: one launch, no finding.
-        let again = try DerivedRows([Self.interval(launch: 0, seconds: 1), Self.launch(0, device: "D1", launch: "A")])
+        let again = try DerivedStage(store: db.store)
+        try again.write([Self.interval(launch: 0, seconds: 1), Self.launch(0, device: "D1", launch: "A")])
         try db.store.saveRun(Self.run(), devices: .only(["D1"]), findings: [], derived: again)
         try db.store.read { database in
             let launches = try Row.fetchAll(database, sql: "SELECT id, device, launch, findings, run_id FROM launches ORDER BY id")
@@ -129,19 +131,25 @@ import TraceModel
         #expect(left == [0, 0, 0, 0])
     }
 
-    /// Rows spill to a temporary file a few at a time and come back whole, in order, texts byte
-    /// for byte (a NUL, a long id).
-    @Test func rowsSpillAndComeBackExactly() throws {
-        let rows = DerivedRows(flushBytes: 64)
+    /// Rows go to the stage a few at a time (one larger than a chunk) and come back whole, in
+    /// order, texts byte for byte (a NUL, a long id).
+    @Test func rowsComeBackExactly() throws {
+        let db = try TemporaryDatabase()
+        let stage = try DerivedStage(store: db.store)
+        var chunks = 0
+        let rows = DerivedRows(chunkBytes: 64) { chunk in
+            chunks += 1
+            try stage.write(chunk)
+        }
         let long = String(repeating: "é", count: 100_000)
         let odd = "D\u{0}1"
         for index in 0 ..< 500 {
             try rows.append(Self.launch(index, device: index == 7 ? odd : "D", launch: index == 9 ? long : "L\(index)"))
             try rows.append(Self.interval(launch: index, seconds: Double(index)))
         }
-        #expect(rows.count == 1000)
-        let db = try TemporaryDatabase()
-        try db.store.saveRun(Self.run(), devices: .all, findings: [], derived: rows)
+        try rows.flush()
+        #expect(rows.count == 1000 && stage.rows == 1000 && chunks > 100)
+        try db.store.saveRun(Self.run(), devices: .all, findings: [], derived: stage)
         try db.store.read { database in
             #expect(try Int.fetchOne(database, sql: "SELECT count(*) FROM launches") == 500)
             #expect(try Int.fetchOne(database, sql: "SELECT count(*) FROM intervals") == 500)
@@ -151,10 +159,55 @@ import TraceModel
             let seconds = try Double.fetchAll(database, sql: "SELECT i.seconds FROM intervals i JOIN launches l ON l.id = i.launch_id ORDER BY l.id")
             #expect(seconds == (0 ..< 500).map(Double.init))
         }
-        // Read twice (a save that is retried reads the same rows).
-        var count = 0
-        try rows.forEachRow { _ in count += 1 }
-        #expect(count == 1000)
+    }
+
+    static func tables(_ store: Store) throws -> [String] {
+        try store.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+    }
+
+    /// A stage is not public until published, and leaves nothing behind: published (renamed or
+    /// copied in), discarded, or left by a check that died and dropped by the next stage.
+    @Test func aStageLeavesNothingBehind() throws {
+        let db = try TemporaryDatabase()
+        let before = try Self.tables(db.store)
+        let stage = try DerivedStage(store: db.store)
+        try stage.write([Self.launch(0, device: "D1", launch: "A")])
+        #expect(try Self.tables(db.store).count == before.count + 4)
+        #expect(try db.store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM launches") } == 0)
+        try stage.discard()
+        #expect(try Self.tables(db.store) == before)
+        // Published by renaming: the public tables have the migration's columns and index.
+        let columns = { (store: Store) in
+            try store.read { db in
+                try ["launches", "intervals", "tasks", "requests"].map { table in
+                    try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { "\($0["name"] as String) \($0["type"] as String)" }
+                }
+            }
+        }
+        let migrated = try columns(db.store)
+        let (findings, published) = try Self.firstRun(db.store)
+        try db.store.saveRun(Self.run(devices: 2), devices: .all, findings: findings, derived: published)
+        #expect(try Self.tables(db.store) == before)
+        #expect(try columns(db.store) == migrated)
+        #expect(try db.store.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'launches'") }
+                == ["launches_by_device"])
+        // A stage whose process is gone (an impossible pid) is dropped when the next one begins.
+        try db.store.write { database in
+            try database.execute(sql: DerivedTables.schema(
+                launches: "derived_stage_dead_launches", intervals: "derived_stage_dead_intervals",
+                tasks: "derived_stage_dead_tasks", requests: "derived_stage_dead_requests"))
+            try database.execute(sql: """
+                INSERT INTO derived_stages (stage, claim_pid, claim_start, claim_run, started_at)
+                VALUES ('derived_stage_dead', 2147483647, 'gone', 1, '2026-01-01T00:00:00Z')
+                """)
+        }
+        #expect(try Self.tables(db.store).count == before.count + 4)
+        let next = try DerivedStage(store: db.store)
+        #expect(try Self.tables(db.store).count == before.count + 4)
+        #expect(try db.store.read { try String.fetchAll($0, sql: "SELECT stage FROM derived_stages") } == [next.name])
+        try next.discard()
+        #expect(try Self.tables(db.store) == before)
+        #expect(try db.store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM derived_stages") } == 0)
     }
 
     /// A store made before migration v8 keeps its ingest table of launch ids under a new name,
@@ -188,6 +241,7 @@ import TraceModel
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM launches") == 0)
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(launches)").map { $0["name"] as String }
             #expect(columns.contains("ended") && columns.contains("explained_by"))
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM derived_stages") == 0)
             #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
             #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
         }

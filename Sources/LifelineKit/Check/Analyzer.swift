@@ -44,16 +44,13 @@ public struct Analyzer: Sendable {
                 if reported !== recorded, options.reports(finding) { try reported.append(finding) }
             } catch { failure = error }
         }
-        // The derived tables' rows, from the same replay; they too spill to disk.
-        let derived = options.record ? DerivedRows() : nil
-        var derivedFailure: DerivedRowsError?
-        func keep(_ record: DerivedRecord) {
-            guard derivedFailure == nil else { return }
-            do { try derived?.append(record) } catch { derivedFailure = error }
-        }
+        // The derived tables' rows, from the same replay, written beside it into a stage that the
+        // run's transaction publishes with the findings.
+        let staging = options.record ? DerivedStaging(store: store) : nil
         var devices = 0
         var replayed = 0
-        let replayer = Replayer(book: book, configuration: options.configuration, records: derived.map { _ in keep })
+        let replayer = Replayer(
+            book: book, configuration: options.configuration, records: staging.map { staging in { staging.append($0) } })
         let storeReplay = StoreReplay(store: store, devices: options.devices)
         for cut in try storeReplay.cutShortLaunches() { replayer.logWasCutShort(device: cut.device, launch: cut.launch) }
         let events = try storeReplay.run { batch in
@@ -67,7 +64,7 @@ public struct Analyzer: Sendable {
                 elapsedSeconds: Date().timeIntervalSince(started)))
         }
         if let failure { throw failure }
-        if let derivedFailure { throw derivedFailure }
+        let stage = try staging?.finish()
         let finished = Date()
         let run = RunInfo(
             startedAt: started, finishedAt: finished, version: version,
@@ -76,7 +73,7 @@ public struct Analyzer: Sendable {
         // A replay of no events is nothing to record: it would only replace findings with none.
         if options.record && events > 0 {
             try store.saveRun(
-                run, devices: options.devices, count: recorded.count, findings: recorded.forEach, derived: derived)
+                run, devices: options.devices, count: recorded.count, findings: recorded.forEach, derived: stage)
         }
         return CheckReport(
             source: store.path, devices: devices, events: events, seconds: finished.timeIntervalSince(started),

@@ -1,0 +1,91 @@
+import Foundation
+import TraceModel
+import TraceStore
+
+/// Writes the derived records of a `check`'s replay into a ``DerivedStage`` beside the replay: the
+/// replaying thread encodes each record (``DerivedRows``) and hands a chunk of rows at a time,
+/// through a bounded queue, to a thread of its own that writes them into the stage — on the core
+/// the replay leaves idle while it waits for rows to read, so that writing the tables costs the
+/// check little more than publishing them. The stage is begun with the first chunk, so a check
+/// that replays nothing writes nothing.
+final class DerivedStaging {
+    /// A thread's error, read by the caller once the thread is done.
+    private final class Outcome: @unchecked Sendable {
+        var stage: DerivedStage?
+        var error: (any Error)?
+    }
+
+    /// The writing thread stopped (its error is thrown by ``finish()``).
+    private struct Stopped: Error {}
+
+    /// Chunks in flight: a few megabytes at most.
+    static let chunksQueued = 8
+
+    private let queue = BoundedQueue<DerivedChunk>(capacity: DerivedStaging.chunksQueued)
+    private let done = DispatchSemaphore(value: 0)
+    private let outcome = Outcome()
+    private var rows: DerivedRows?
+    /// The first error of the replaying side.
+    private var failure: (any Error)?
+    private var joined = false
+
+    init(store: Store) {
+        let (queue, done, outcome) = (queue, done, outcome)
+        rows = DerivedRows { chunk in
+            guard queue.push(chunk) else { throw Stopped() }
+        }
+        let thread = Thread {
+            while case let chunks = queue.popAll(), !chunks.isEmpty {
+                guard outcome.error == nil else { continue }
+                do {
+                    let stage = try outcome.stage ?? DerivedStage(store: store)
+                    outcome.stage = stage
+                    for chunk in chunks { try stage.write(chunk) }
+                } catch {
+                    outcome.error = error
+                    // The replay's next hand-over fails at once instead of waiting for room.
+                    queue.close()
+                }
+            }
+            done.signal()
+        }
+        thread.name = "lifeline-derived-stage"
+        thread.start()
+    }
+
+    deinit {
+        abandon()
+    }
+
+    /// Adds a record (from the replaying thread). An error stops the staging; ``finish()`` throws it.
+    func append(_ record: DerivedRecord) {
+        guard failure == nil, let rows else { return }
+        do { try rows.append(record) } catch { failure = error }
+    }
+
+    /// After the replay: hands over the last rows, waits for the writing thread, and returns the
+    /// stage to publish (nil when the replay made no record).
+    func finish() throws -> DerivedStage? {
+        if failure == nil {
+            do { try rows?.flush() } catch { failure = error }
+        }
+        join()
+        if let error = outcome.error { throw error }
+        if let failure { throw failure }
+        return outcome.stage
+    }
+
+    /// Stops the staging and drops what was staged: the check will not publish it.
+    func abandon() {
+        join()
+        try? outcome.stage?.discard()
+    }
+
+    private func join() {
+        guard !joined else { return }
+        joined = true
+        rows = nil
+        queue.close()
+        done.wait()
+    }
+}
