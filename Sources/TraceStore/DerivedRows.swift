@@ -110,21 +110,6 @@ public struct DerivedChunk: Sendable {
     public let bytes: [UInt8]
     /// How many rows it holds.
     public let rows: Int
-
-    /// Calls `body` with the bytes of each row (its table's tag, then its values), valid only
-    /// during the call.
-    func forEachRow(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        try bytes.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                guard bytes.count - offset >= 4 else { throw DerivedRowsError.unreadable(0) }
-                let length = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
-                guard bytes.count - offset - 4 >= length else { throw DerivedRowsError.unreadable(0) }
-                try body(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4) ..< (offset + 4 + length)]))
-                offset += 4 + length
-            }
-        }
-    }
 }
 
 /// Why derived rows could not be read back: bytes that are not rows (never made by this process).

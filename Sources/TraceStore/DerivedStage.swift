@@ -6,7 +6,10 @@ import TraceModel
 /// of the caller's, beside the replay) into tables of their own in the store — a stage — and
 /// published with the run's findings in one transaction by
 /// ``Store/saveRun(_:devices:count:findings:derived:)``. A check of every device publishes by
-/// renaming the stage's tables over the public ones; a check of some devices copies its rows in.
+/// swapping names: the stage's tables become the public ones, and the public ones are retired
+/// under the stage's name, to be dropped by the next stage begun (beside its replay: dropping 60 MB
+/// of tables took a tenth of a second, and the commit after it another). A check of some devices
+/// copies its rows in.
 ///
 /// Writing millions of rows costs SQLite about a microsecond each: done inside the findings'
 /// transaction, after the replay, it was a third of a `check`'s time; written beside the replay,
@@ -34,6 +37,9 @@ public final class DerivedStage: @unchecked Sendable {
     private var finished = false
     /// The writer connection's `wal_autocheckpoint` before the stage began, restored when it ends.
     private let autocheckpoint: Int
+    /// The id its run will have, unless another run is saved first: the launches are written with
+    /// it, so that publishing need not rewrite every launch's row.
+    let runID: Int64
     /// Rows written so far.
     public private(set) var rows = 0
 
@@ -49,16 +55,18 @@ public final class DerivedStage: @unchecked Sendable {
         let (name, tables, claim) = (name, tables, claim)
         do {
             autocheckpoint = try store.automaticCheckpoint(pages: 0)
-            try store.write { db in
+            runID = try store.write { db in
                 try Self.dropAbandoned(db)
                 try db.execute(sql: DerivedTables.schema(
                     launches: tables.launches, intervals: tables.intervals, tasks: tables.tasks, requests: tables.requests))
+                try db.execute(sql: DerivedTables.launchIndex("\(name)_launches_by_device", on: tables.launches))
                 try db.execute(
                     sql: """
                         INSERT INTO derived_stages (stage, claim_pid, claim_start, claim_run, started_at)
                         VALUES (?, ?, ?, ?, ?)
                         """,
                     arguments: [name, claim.pid, claim.start, claim.run, FileRecord.timestamp(Date())])
+                return try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) + 1 FROM runs") ?? 1
             }
         } catch {
             claim.end()
@@ -80,10 +88,9 @@ public final class DerivedStage: @unchecked Sendable {
 
     /// Writes a chunk of rows in one transaction. A launch numbered n is the stage's row n + 1.
     public func write(_ chunk: DerivedChunk) throws {
-        let tables = tables
+        let (tables, runID) = (tables, runID)
         try store.write { db in
-            let writer = try DerivedTables.Writer(db, tables: tables, launchOffset: 1)
-            try chunk.forEachRow(writer.write)
+            try DerivedTables.Writer(db, tables: tables, launchOffset: 1, runID: runID).write(chunk)
         }
         rows += chunk.rows
     }
@@ -108,6 +115,11 @@ public final class DerivedStage: @unchecked Sendable {
         ended()
     }
 
+    /// The id for the run's row, if still free (nil: let SQLite pick one).
+    func reservedRunID(_ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM runs WHERE id = ?", arguments: [runID]) == nil ? runID : nil
+    }
+
     /// Publishes the stage as run `runID`'s derived tables for `devices`, inside the caller's
     /// transaction; finding number n becomes finding `firstFinding + n` (of `findings` saved, with
     /// consecutive ids), or none when `firstFinding` is nil.
@@ -118,17 +130,17 @@ public final class DerivedStage: @unchecked Sendable {
             ?? "NULL"
         switch devices {
         case .all:
-            // Renamed over the public tables: their rows are this run's, numbered from 1.
-            try db.execute(sql: """
-                DROP TABLE intervals; DROP TABLE tasks; DROP TABLE requests; DROP TABLE launches;
-                ALTER TABLE \(tables.launches) RENAME TO launches;
-                ALTER TABLE \(tables.intervals) RENAME TO intervals;
-                ALTER TABLE \(tables.tasks) RENAME TO tasks;
-                ALTER TABLE \(tables.requests) RENAME TO requests;
-                \(DerivedTables.launchIndex);
-                UPDATE tasks SET finding_id = \(finding) WHERE finding_id IS NOT NULL;
-                """)
-            try db.execute(sql: "UPDATE launches SET run_id = ?", arguments: [runID])
+            // The names swapped: the stage's tables (rows numbered from 1) become the public ones,
+            // and the public ones are retired, listed for the next stage to drop.
+            let retired = "\(name)_retired"
+            for (suffix, stage) in [("launches", tables.launches), ("intervals", tables.intervals), ("tasks", tables.tasks), ("requests", tables.requests)] {
+                try db.execute(sql: "ALTER TABLE \(suffix) RENAME TO \(retired)_\(suffix)")
+                try db.execute(sql: "ALTER TABLE \(stage) RENAME TO \(suffix)")
+            }
+            try db.execute(sql: "UPDATE tasks SET finding_id = \(finding) WHERE finding_id IS NOT NULL")
+            if runID != self.runID { try db.execute(sql: "UPDATE launches SET run_id = ?", arguments: [runID]) }
+            try db.execute(
+                sql: "UPDATE derived_stages SET stage = ?, retired = 1 WHERE stage = ?", arguments: [retired, name])
         case .only:
             // Copied in after the devices' old rows go, their launches numbered after the others'.
             try DerivedTables.delete(db, devices: devices)
@@ -158,8 +170,8 @@ public final class DerivedStage: @unchecked Sendable {
                     """,
                 arguments: [offset])
             for table in tables.all { try db.execute(sql: "DROP TABLE \(table)") }
+            try db.execute(sql: "DELETE FROM derived_stages WHERE stage = ?", arguments: [name])
         }
-        try db.execute(sql: "DELETE FROM derived_stages WHERE stage = ?", arguments: [name])
         try DerivedTables.linkFindings(db, runID: runID)
     }
 
@@ -185,12 +197,12 @@ public final class DerivedStage: @unchecked Sendable {
         task, wait_seconds
         """
 
-    /// Drops the tables of every listed stage whose check is no longer running.
+    /// Drops the tables a publication retired, and those of every stage whose check is no longer running.
     private static func dropAbandoned(_ db: Database) throws {
-        let stages = try Row.fetchAll(db, sql: "SELECT stage, claim_pid, claim_start, claim_run FROM derived_stages")
+        let stages = try Row.fetchAll(db, sql: "SELECT stage, claim_pid, claim_start, claim_run, retired FROM derived_stages")
         for stage in stages {
             let claim = IngestClaim(pid: stage["claim_pid"], start: stage["claim_start"], run: stage["claim_run"])
-            guard !claim.ownerIsAlive else { continue }
+            guard stage["retired"] as Bool || !claim.ownerIsAlive else { continue }
             let name: String = stage["stage"]
             for suffix in ["launches", "intervals", "tasks", "requests"] {
                 try db.execute(sql: "DROP TABLE IF EXISTS \(name)_\(suffix)")

@@ -54,10 +54,12 @@ extension Store {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO runs (started_at, finished_at, version, budgets, scope, devices, events, findings)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO runs (id, started_at, finished_at, version, budgets, scope, devices, events, findings)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
+                    // The id the stage's rows were written with, unless another run took it meanwhile.
+                    try derived?.reservedRunID(db),
                     FileRecord.timestamp(run.startedAt), FileRecord.timestamp(run.finishedAt), run.version,
                     run.budgets, run.scope, run.devices, run.events, count,
                 ])

@@ -165,8 +165,9 @@ import TraceModel
         try store.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
     }
 
-    /// A stage is not public until published, and leaves nothing behind: published (renamed or
-    /// copied in), discarded, or left by a check that died and dropped by the next stage.
+    /// A stage is not public until published, and leaves nothing behind: published (the tables it
+    /// retired dropped by the next stage), copied in, discarded, or left by a check that died and
+    /// dropped by the next stage.
     @Test func aStageLeavesNothingBehind() throws {
         let db = try TemporaryDatabase()
         let before = try Self.tables(db.store)
@@ -176,7 +177,8 @@ import TraceModel
         #expect(try db.store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM launches") } == 0)
         try stage.discard()
         #expect(try Self.tables(db.store) == before)
-        // Published by renaming: the public tables have the migration's columns and index.
+        // Published by swapping names: the public tables have the migration's columns and an index
+        // on (device, launch); the old ones are retired until the next stage begins.
         let columns = { (store: Store) in
             try store.read { db in
                 try ["launches", "intervals", "tasks", "requests"].map { table in
@@ -187,10 +189,16 @@ import TraceModel
         let migrated = try columns(db.store)
         let (findings, published) = try Self.firstRun(db.store)
         try db.store.saveRun(Self.run(devices: 2), devices: .all, findings: findings, derived: published)
-        #expect(try Self.tables(db.store) == before)
+        #expect(try Self.tables(db.store).count == before.count + 4)
         #expect(try columns(db.store) == migrated)
-        #expect(try db.store.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'launches'") }
-                == ["launches_by_device"])
+        let indexed = try db.store.read { db in
+            try Row.fetchAll(db, sql: "SELECT name FROM pragma_index_list('launches')").map { (index: Row) -> [String] in
+                try Row.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index["name"] as String])
+                    .map { $0["name"] as String }
+            }
+        }
+        #expect(indexed == [["device", "launch"]])
+        #expect(try db.store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM derived_stages WHERE retired") } == 1)
         // A stage whose process is gone (an impossible pid) is dropped when the next one begins.
         try db.store.write { database in
             try database.execute(sql: DerivedTables.schema(
@@ -201,13 +209,16 @@ import TraceModel
                 VALUES ('derived_stage_dead', 2147483647, 'gone', 1, '2026-01-01T00:00:00Z')
                 """)
         }
-        #expect(try Self.tables(db.store).count == before.count + 4)
+        #expect(try Self.tables(db.store).count == before.count + 8)
         let next = try DerivedStage(store: db.store)
         #expect(try Self.tables(db.store).count == before.count + 4)
         #expect(try db.store.read { try String.fetchAll($0, sql: "SELECT stage FROM derived_stages") } == [next.name])
-        try next.discard()
+        // Copied in for some devices: nothing retired.
+        try next.write([Self.launch(0, device: "D1", launch: "A")])
+        try db.store.saveRun(Self.run(), devices: .only(["D1"]), findings: [], derived: next)
         #expect(try Self.tables(db.store) == before)
         #expect(try db.store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM derived_stages") } == 0)
+        #expect(try db.store.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
     }
 
     /// A store made before migration v8 keeps its ingest table of launch ids under a new name,
