@@ -89,12 +89,12 @@ final class LaunchRecorder {
             // As the life cycle reads it: a launch with a cause and no reason is the system's.
             started = resolved.reason ?? (cause == nil ? "user" : "system")
         }
-        device.record(.launch(LaunchRecord(
+        device.records?.sink.record(LaunchRecord(
             number: number, device: device.device, launch: header.launch, app: header.app, appVersion: header.appVersion, os: header.os,
             model: header.model, process: header.process, firstTS: launch.firstEvent.ts, lastTS: last.ts,
             started: started, cause: cause, ended: ended, endReason: endReason, endState: endState.rawValue,
             foregroundSeconds: foreground, backgroundSeconds: background, suspendedSeconds: suspended,
-            logCutShort: launch.logCutShort)))
+            logCutShort: launch.logCutShort))
     }
 
     /// The app moved to `after` at `event`: the time since the last move is counted in the state it
@@ -110,10 +110,10 @@ final class LaunchRecorder {
 
     /// Writes down the background period that began at ``mark`` and ended at `end`.
     private func period(until end: ReplayEvent, _ outcome: IntervalRecord.Outcome) {
-        device.record(.interval(IntervalRecord(
+        device.records?.sink.record(IntervalRecord(
             launch: number, callback: IntervalRecord.backgroundPeriod, scene: nil, begin: mark.ts,
             end: outcome == .logEnded ? nil : end.ts, outcome: outcome, seconds: ReplayContext.seconds(from: mark, to: end),
-            budget: nil, budgetSeconds: nil, overBudget: nil)))
+            budget: nil, budgetSeconds: nil, overBudget: nil))
     }
 
     private func spent(_ seconds: Double, in state: AppState) {
@@ -160,9 +160,9 @@ final class LaunchRecorder {
         let limit = budget.map { device.budgets[$0] }
         let judged = outcome != .restarted && outcome != .logEnded
         let resolved = device.resolved(begin)
-        device.record(.interval(IntervalRecord(
+        device.records?.sink.record(IntervalRecord(
             launch: number, callback: resolved.name, scene: resolved.scene,
             begin: begin.ts, end: end?.ts, outcome: outcome, seconds: seconds, budget: budget?.rawValue,
-            budgetSeconds: limit, overBudget: judged ? limit.map { seconds > $0 } : nil)))
+            budgetSeconds: limit, overBudget: judged ? limit.map { seconds > $0 } : nil))
     }
 }

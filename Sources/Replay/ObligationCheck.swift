@@ -237,11 +237,11 @@ final class ObligationCheck: Check {
         guard let kind = recordKind else { return }
         let opening = context.resolved(item.opening)
         let identifier = kind == .backgroundTask ? opening.backgroundTaskName : opening.identifier
-        context.record(.task(TaskRecord(
+        context.record(TaskRecord(
             launch: context.launch.recordNumber, kind: kind, task: item.opening.task,
             call: opening.call, identifier: identifier, opened: item.opening.ts, closed: closing?.ts,
             expired: item.expiredBy?.ts, outcome: outcome, seconds: context.seconds(from: item.opening, to: end),
             budget: measured?.0.rawValue, budgetSeconds: measured?.2, measured: measured?.1,
-            overBudget: measured.map { $0.1 > $0.2 }, findingNumber: finding?.number, findingRule: finding?.rule)))
+            overBudget: measured.map { $0.1 > $0.2 }, findingNumber: finding?.number, findingRule: finding?.rule))
     }
 }

@@ -54,7 +54,8 @@ public struct ReplayContext {
 
     /// Hands a derived record to the replay's caller (nothing when ``isRecording`` is false).
     /// Make it when its subject is finished, with its texts resolved.
-    public func record(_ record: DerivedRecord) { device.record(record) }
+    public func record(_ record: borrowing TaskRecord) { device.records?.sink.record(record) }
+    public func record(_ record: borrowing RequestRecord) { device.records?.sink.record(record) }
 
     /// The number of the latest finding reported in this replay (from 0, in the order findings
     /// reach the caller, across devices), for a record that names the finding it caused; nil when
@@ -143,7 +144,6 @@ public final class DeviceState {
         records?.findingsReported += 1
     }
 
-    func record(_ record: DerivedRecord) { records?.emit(record) }
 
     func resolved(_ event: ReplayEvent) -> ResolvedEvent { ResolvedEvent(event, texts: texts) }
 
@@ -158,12 +158,12 @@ public final class DeviceState {
 /// a device's findings reach the caller in the order they were reported, before any other
 /// device's next finding, so the count at a report is the finding's position in the output.
 public final class RecordSink {
-    let emit: (DerivedRecord) -> Void
+    let sink: any DerivedRecordSink
     var findingsReported = 0
     /// Launches begun so far: the next one's ``LaunchRecord/number``.
     var launchesBegun = 0
 
-    public init(_ emit: @escaping (DerivedRecord) -> Void) {
-        self.emit = emit
+    public init(_ sink: any DerivedRecordSink) {
+        self.sink = sink
     }
 }

@@ -20,11 +20,19 @@ public final class Replayer {
     /// none, the replay makes none.
     public init(
         book: RuleBook, configuration: ReplayConfiguration = ReplayConfiguration(),
-        records: ((DerivedRecord) -> Void)? = nil
+        records: (any DerivedRecordSink)? = nil
     ) {
         self.book = book
         self.configuration = configuration
         self.records = records.map(RecordSink.init)
+    }
+
+    /// A replay whose derived records go to `records`, one ``DerivedRecord`` at a time.
+    public convenience init(
+        book: RuleBook, configuration: ReplayConfiguration = ReplayConfiguration(),
+        records: @escaping (DerivedRecord) -> Void
+    ) {
+        self.init(book: book, configuration: configuration, records: DerivedRecordClosure(records))
     }
 
     public func receive(_ event: borrowing Event, emit: (Finding) -> Void) {

@@ -15,6 +15,30 @@ public enum DerivedRecord: Sendable, Hashable {
     case request(RequestRecord)
 }
 
+/// Where a replay's derived records go, one method per kind of record: a record is lent, not
+/// copied (a replay of a fleet hands over millions, and copying each into a ``DerivedRecord``
+/// and on cost the replay more than making it).
+public protocol DerivedRecordSink: AnyObject {
+    func record(_ record: borrowing LaunchRecord)
+    func record(_ record: borrowing IntervalRecord)
+    func record(_ record: borrowing TaskRecord)
+    func record(_ record: borrowing RequestRecord)
+}
+
+/// A ``DerivedRecordSink`` that passes each record, as a ``DerivedRecord``, to a closure.
+public final class DerivedRecordClosure: DerivedRecordSink {
+    private let body: (DerivedRecord) -> Void
+
+    public init(_ body: @escaping (DerivedRecord) -> Void) {
+        self.body = body
+    }
+
+    public func record(_ record: borrowing LaunchRecord) { body(.launch(copy record)) }
+    public func record(_ record: borrowing IntervalRecord) { body(.interval(copy record)) }
+    public func record(_ record: borrowing TaskRecord) { body(.task(copy record)) }
+    public func record(_ record: borrowing RequestRecord) { body(.request(copy record)) }
+}
+
 /// One process lifetime (a `launch` id) as the replay saw it: a row of `launches`.
 public struct LaunchRecord: Sendable, Hashable {
     /// How a launch's log ended.

@@ -15,7 +15,7 @@ import TraceModel
 /// replay's cost of making records).
 public final class DerivedRows {
     /// How many records were added.
-    public private(set) var count = 0
+    @exclusivity(unchecked) public private(set) var count = 0
     private let chunkBytes: Int
     private let handOver: (DerivedChunk) throws -> Void
     @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
@@ -37,8 +37,36 @@ public final class DerivedRows {
 
     /// Adds the row of `record`.
     public func append(_ record: DerivedRecord) throws {
-        var row = DerivedRow.Encoder(rows: self)
-        row.encode(record)
+        switch record {
+        case .launch(let r): try append(r)
+        case .interval(let r): try append(r)
+        case .task(let r): try append(r)
+        case .request(let r): try append(r)
+        }
+    }
+
+    public func append(_ record: borrowing LaunchRecord) throws {
+        DerivedRow.Encoder(rows: self).encode(record)
+        try added()
+    }
+
+    public func append(_ record: borrowing IntervalRecord) throws {
+        DerivedRow.Encoder(rows: self).encode(record)
+        try added()
+    }
+
+    public func append(_ record: borrowing TaskRecord) throws {
+        DerivedRow.Encoder(rows: self).encode(record)
+        try added()
+    }
+
+    public func append(_ record: borrowing RequestRecord) throws {
+        DerivedRow.Encoder(rows: self).encode(record)
+        try added()
+    }
+
+    @inline(__always)
+    private func added() throws {
         count += 1
         rowsHeld += 1
         if used >= chunkBytes { try flush() }
@@ -149,80 +177,83 @@ enum DerivedRow {
             self.rows = rows
         }
 
-        mutating func encode(_ record: DerivedRecord) {
-            switch record {
-            case .launch(let r):
-                let start = rows.beginRow(.launches)
-                launch(r.number)
-                rows.put(Value.run.rawValue)
-                text(r.device)
-                text(r.launch)
-                text(r.app)
-                text(r.appVersion)
-                text(r.os)
-                text(r.model)
-                text(r.process)
-                integer(r.firstTS.microseconds)
-                integer(r.lastTS.microseconds)
-                text(r.started)
-                text(r.cause)
-                text(r.ended.rawValue)
-                text(r.endReason)
-                text(r.endState)
-                real(r.foregroundSeconds)
-                real(r.backgroundSeconds)
-                real(r.suspendedSeconds)
-                integer(r.logCutShort ? 1 : 0)
-                rows.endRow(start)
-            case .interval(let r):
-                let start = rows.beginRow(.intervals)
-                launch(r.launch)
-                text(r.callback)
-                text(r.scene)
-                integer(r.begin.microseconds)
-                integer(r.end?.microseconds)
-                text(r.outcome.rawValue)
-                real(r.seconds)
-                text(r.budget)
-                real(r.budgetSeconds)
-                flag(r.overBudget)
-                rows.endRow(start)
-            case .task(let r):
-                let start = rows.beginRow(.tasks)
-                launch(r.launch)
-                text(r.kind.rawValue)
-                integer(r.task)
-                text(r.call)
-                text(r.identifier)
-                integer(r.opened.microseconds)
-                integer(r.closed?.microseconds)
-                integer(r.expired?.microseconds)
-                text(r.outcome.rawValue)
-                real(r.seconds)
-                text(r.budget)
-                real(r.budgetSeconds)
-                real(r.measured)
-                flag(r.overBudget)
-                finding(r.findingNumber)
-                text(r.findingRule)
-                rows.endRow(start)
-            case .request(let r):
-                let start = rows.beginRow(.requests)
-                launch(r.launch)
-                text(r.identifier)
-                text(r.type)
-                integer(r.submitted.microseconds)
-                integer(r.earliestBegin?.microseconds)
-                flag(r.requiresPower)
-                flag(r.requiresNetwork)
-                text(r.outcome.rawValue)
-                text(r.error)
-                integer(r.ended?.microseconds)
-                launch(r.ranIn)
-                integer(r.task)
-                real(r.waitSeconds)
-                rows.endRow(start)
-            }
+        func encode(_ r: borrowing LaunchRecord) {
+            let start = rows.beginRow(.launches)
+            launch(r.number)
+            rows.put(Value.run.rawValue)
+            text(r.device)
+            text(r.launch)
+            text(r.app)
+            text(r.appVersion)
+            text(r.os)
+            text(r.model)
+            text(r.process)
+            integer(r.firstTS.microseconds)
+            integer(r.lastTS.microseconds)
+            text(r.started)
+            text(r.cause)
+            text(r.ended.rawValue)
+            text(r.endReason)
+            text(r.endState)
+            real(r.foregroundSeconds)
+            real(r.backgroundSeconds)
+            real(r.suspendedSeconds)
+            integer(r.logCutShort ? 1 : 0)
+            rows.endRow(start)
+        }
+
+        func encode(_ r: borrowing IntervalRecord) {
+            let start = rows.beginRow(.intervals)
+            launch(r.launch)
+            text(r.callback)
+            text(r.scene)
+            integer(r.begin.microseconds)
+            integer(r.end?.microseconds)
+            text(r.outcome.rawValue)
+            real(r.seconds)
+            text(r.budget)
+            real(r.budgetSeconds)
+            flag(r.overBudget)
+            rows.endRow(start)
+        }
+
+        func encode(_ r: borrowing TaskRecord) {
+            let start = rows.beginRow(.tasks)
+            launch(r.launch)
+            text(r.kind.rawValue)
+            integer(r.task)
+            text(r.call)
+            text(r.identifier)
+            integer(r.opened.microseconds)
+            integer(r.closed?.microseconds)
+            integer(r.expired?.microseconds)
+            text(r.outcome.rawValue)
+            real(r.seconds)
+            text(r.budget)
+            real(r.budgetSeconds)
+            real(r.measured)
+            flag(r.overBudget)
+            finding(r.findingNumber)
+            text(r.findingRule)
+            rows.endRow(start)
+        }
+
+        func encode(_ r: borrowing RequestRecord) {
+            let start = rows.beginRow(.requests)
+            launch(r.launch)
+            text(r.identifier)
+            text(r.type)
+            integer(r.submitted.microseconds)
+            integer(r.earliestBegin?.microseconds)
+            flag(r.requiresPower)
+            flag(r.requiresNetwork)
+            text(r.outcome.rawValue)
+            text(r.error)
+            integer(r.ended?.microseconds)
+            launch(r.ranIn)
+            integer(r.task)
+            real(r.waitSeconds)
+            rows.endRow(start)
         }
 
         private func integer(_ value: Int64?) {

@@ -49,8 +49,7 @@ public struct Analyzer: Sendable {
         let staging = options.record ? DerivedStaging(store: store) : nil
         var devices = 0
         var replayed = 0
-        let replayer = Replayer(
-            book: book, configuration: options.configuration, records: staging.map { staging in { staging.append($0) } })
+        let replayer = Replayer(book: book, configuration: options.configuration, records: staging)
         let storeReplay = StoreReplay(store: store, devices: options.devices)
         for cut in try storeReplay.cutShortLaunches() { replayer.logWasCutShort(device: cut.device, launch: cut.launch) }
         let events = try storeReplay.run { batch in

@@ -8,7 +8,7 @@ import TraceStore
 /// the replay leaves idle while it waits for rows to read, so that writing the tables costs the
 /// check little more than publishing them. The stage is begun with the first chunk, so a check
 /// that replays nothing writes nothing.
-final class DerivedStaging {
+final class DerivedStaging: DerivedRecordSink {
     /// A thread's error, read by the caller once the thread is done.
     private final class Outcome: @unchecked Sendable {
         var stage: DerivedStage?
@@ -57,8 +57,24 @@ final class DerivedStaging {
         abandon()
     }
 
-    /// Adds a record (from the replaying thread). An error stops the staging; ``finish()`` throws it.
-    func append(_ record: DerivedRecord) {
+    // Records from the replaying thread. An error stops the staging; ``finish()`` throws it.
+
+    func record(_ record: borrowing LaunchRecord) {
+        guard failure == nil, let rows else { return }
+        do { try rows.append(record) } catch { failure = error }
+    }
+
+    func record(_ record: borrowing IntervalRecord) {
+        guard failure == nil, let rows else { return }
+        do { try rows.append(record) } catch { failure = error }
+    }
+
+    func record(_ record: borrowing TaskRecord) {
+        guard failure == nil, let rows else { return }
+        do { try rows.append(record) } catch { failure = error }
+    }
+
+    func record(_ record: borrowing RequestRecord) {
         guard failure == nil, let rows else { return }
         do { try rows.append(record) } catch { failure = error }
     }

@@ -24,6 +24,7 @@ final class RequestRecordCheck: Check {
 
     /// The device's pending requests, in the order they were submitted (a handful: one per identifier).
     private var pending: [Pending] = []
+    private var store: TaskRequestStore?
 
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         guard context.isRecording else { return }
@@ -47,8 +48,10 @@ final class RequestRecordCheck: Check {
     private func submitted(_ event: ReplayEvent, context: ReplayContext) {
         guard let identifier = event.identifier else { return }
         let request = Pending(identifier: identifier, submit: event, launch: context.launch.recordNumber)
+        let store = store ?? context.device.store(TaskRequestStore.self)
+        self.store = store
         // Scheduled only if the store took this very submit as the identifier's pending request.
-        guard let scheduled = context.device.store(TaskRequestStore.self).pending[identifier], scheduled.submit == event
+        guard let scheduled = store.pending[identifier], scheduled.submit == event
         else {
             let submit = context.resolved(event)
             let outcome: RequestRecord.Outcome = submit.requestError != nil ? .rejected
@@ -74,11 +77,11 @@ final class RequestRecordCheck: Check {
         let launched = outcome == .launched ? ended : nil
         // It could run from its earliest begin date, or from its submit when that came later.
         let eligible = max(request.submit.ts, earliest ?? request.submit.ts)
-        context.record(.request(RequestRecord(
+        context.record(RequestRecord(
             launch: request.launch, identifier: submit.identifier ?? "",
             type: submit.requestType, submitted: request.submit.ts, earliestBegin: earliest,
             requiresPower: requiresPower, requiresNetwork: requiresNetwork, outcome: outcome, error: submit.requestError,
             ended: ended?.ts, ranIn: launched.map { _ in context.launch.recordNumber }, task: launched?.task,
-            waitSeconds: launched.map { $0.ts.seconds(since: eligible) })))
+            waitSeconds: launched.map { $0.ts.seconds(since: eligible) }))
     }
 }
