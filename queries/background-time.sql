@@ -1,6 +1,6 @@
 -- How much background time does the app use each time it is in the background, by app version and OS?
 -- A background period runs from the move into the background (didEnterBackground, or a launch or resume for an event) to the suspension, the return to the foreground or the end of the process.
--- Run `lifeline check` first: this reads the periods its replay followed (`intervals` rows with callback `background`).
+-- Run `lifeline check` first: this reads the periods its replay followed (`launches.background_periods`).
 -- Columns:
 --   app_version      the app version
 --   os               the iOS release
@@ -17,10 +17,9 @@ WITH budget AS (
         AS seconds
 ),
 periods AS (
-    SELECT l.app_version, l.os, i.seconds, i.outcome
-    FROM intervals i
-    JOIN launches l ON l.id = i.launch_id
-    WHERE i.callback = 'background' AND i.outcome != 'log-ended'
+    SELECT l.app_version, l.os, json_extract(p.value, '$[0]') AS seconds, json_extract(p.value, '$[1]') AS outcome
+    FROM launches l, json_each(l.background_periods) p
+    WHERE json_extract(p.value, '$[1]') != 'log-ended'
 ),
 ranked AS (
     SELECT app_version, os, seconds, outcome,

@@ -16,7 +16,6 @@ WITH calls AS (
     SELECT i.callback, l.app_version, l.os, i.seconds, i.outcome, i.over_budget
     FROM intervals i
     JOIN launches l ON l.id = i.launch_id
-    WHERE i.callback != 'background'
 ),
 totals AS (
     SELECT callback, app_version, os,

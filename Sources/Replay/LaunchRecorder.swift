@@ -4,7 +4,7 @@ import TraceModel
 /// replay's caller wants records: the time the launch spends in each app state, each background
 /// period, and every callback logged with a `phase`, paired begin to end. Its ``LaunchState``
 /// shows it every event after the life cycle applied it; it emits an ``IntervalRecord`` when a
-/// callback returns or is cut off and when a background period ends, and the ``LaunchRecord``
+/// callback returns or is cut off, and the ``LaunchRecord``, with the launch's background periods,
 /// when the launch ends.
 ///
 /// A background period is the life cycle's (``AppLifecycle/backgroundSince``): from the move into
@@ -29,6 +29,7 @@ final class LaunchRecorder {
     private var foreground = 0.0
     private var background = 0.0
     private var suspended = 0.0
+    private var periods: [BackgroundPeriod] = []
     /// The `begin`s of the callbacks still running, oldest first (rarely more than one).
     private var running: [ReplayEvent] = []
 
@@ -94,7 +95,7 @@ final class LaunchRecorder {
             model: header.model, process: header.process, firstTS: launch.firstEvent.ts, lastTS: last.ts,
             started: started, cause: cause, ended: ended, endReason: endReason, endState: endState.rawValue,
             foregroundSeconds: foreground, backgroundSeconds: background, suspendedSeconds: suspended,
-            logCutShort: launch.logCutShort))
+            backgroundPeriods: periods, logCutShort: launch.logCutShort))
     }
 
     /// The app moved to `after` at `event`: the time since the last move is counted in the state it
@@ -108,12 +109,9 @@ final class LaunchRecorder {
         mark = event
     }
 
-    /// Writes down the background period that began at ``mark`` and ended at `end`.
-    private func period(until end: ReplayEvent, _ outcome: IntervalRecord.Outcome) {
-        device.records?.sink.record(IntervalRecord(
-            launch: number, callback: IntervalRecord.backgroundPeriod, scene: nil, begin: mark.ts,
-            end: outcome == .logEnded ? nil : end.ts, outcome: outcome, seconds: ReplayContext.seconds(from: mark, to: end),
-            budget: nil, budgetSeconds: nil, overBudget: nil))
+    /// Notes the background period that began at ``mark`` and ended at `end`.
+    private func period(until end: ReplayEvent, _ ended: BackgroundPeriod.Ending) {
+        periods.append(BackgroundPeriod(seconds: ReplayContext.seconds(from: mark, to: end), ended: ended))
     }
 
     private func spent(_ seconds: Double, in state: AppState) {

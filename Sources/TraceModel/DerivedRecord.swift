@@ -87,6 +87,8 @@ public struct LaunchRecord: Sendable, Hashable {
     public var foregroundSeconds: Double
     public var backgroundSeconds: Double
     public var suspendedSeconds: Double
+    /// Its background periods, in order.
+    public var backgroundPeriods: [BackgroundPeriod]
     /// True when the file holding its last event was cut short.
     public var logCutShort: Bool
 
@@ -94,7 +96,7 @@ public struct LaunchRecord: Sendable, Hashable {
         number: Int, device: String, launch: String, app: String?, appVersion: String?, os: String?, model: String?,
         process: String?, firstTS: Timestamp, lastTS: Timestamp, started: String, cause: String?, ended: Ending,
         endReason: String?, endState: String, foregroundSeconds: Double, backgroundSeconds: Double,
-        suspendedSeconds: Double, logCutShort: Bool
+        suspendedSeconds: Double, backgroundPeriods: [BackgroundPeriod] = [], logCutShort: Bool
     ) {
         self.number = number
         self.device = device
@@ -114,27 +116,48 @@ public struct LaunchRecord: Sendable, Hashable {
         self.foregroundSeconds = foregroundSeconds
         self.backgroundSeconds = backgroundSeconds
         self.suspendedSeconds = suspendedSeconds
+        self.backgroundPeriods = backgroundPeriods
         self.logCutShort = logCutShort
     }
 }
 
-/// One callback logged with `phase` `begin` (and, when it returned, `end`), or one background
-/// period (``backgroundPeriod``): a row of `intervals`.
-public struct IntervalRecord: Sendable, Hashable {
-    /// The ``callback`` of a background period: from the app's move into the background to its move
-    /// out (suspension, the foreground, the process's end).
-    public static let backgroundPeriod = "background"
+/// One background period of a launch: from its move into the background (`didEnterBackground` from
+/// the foreground, a launch or resume into the background, app code run while suspended) to its
+/// move out, and how it ended. Kept in the launch's row (`launches.background_periods`): a table
+/// row per period cost `check` a fifth of what the derived tables cost it.
+public struct BackgroundPeriod: Sendable, Hashable {
+    /// How a background period ended.
+    public enum Ending: String, Sendable, Hashable, CaseIterable {
+        /// The app was suspended.
+        case suspended
+        /// The app returned to the foreground.
+        case foreground
+        /// The process was terminated.
+        case terminated
+        /// The launch's log ended first: the seconds are a lower bound.
+        case logEnded = "log-ended"
+    }
 
-    /// What became of a callback that began, or how a background period ended.
+    /// Seconds in the background (from `mono` where both events carry it).
+    public var seconds: Double
+    public var ended: Ending
+
+    public init(seconds: Double, ended: Ending) {
+        self.seconds = seconds
+        self.ended = ended
+    }
+}
+
+/// One callback logged with `phase` `begin` (and, when it returned, `end`): a row of `intervals`.
+public struct IntervalRecord: Sendable, Hashable {
+    /// What became of a callback that began.
     public enum Outcome: String, Sendable, Hashable, CaseIterable {
         /// Its `end` was logged.
         case returned
-        /// The app was suspended before it returned; a background period: it ended in suspension.
+        /// The app was suspended before it returned.
         case suspended
-        /// The process was terminated before it returned, or during the background period.
+        /// The process was terminated before it returned.
         case terminated
-        /// A background period that ended with the app's return to the foreground.
-        case foreground
         /// The same callback began again before this call's `end` was logged.
         case restarted
         /// The launch's log ended (nothing more was logged, or a new launch began with no
@@ -144,8 +167,7 @@ public struct IntervalRecord: Sendable, Hashable {
 
     /// The number of its launch (``LaunchRecord/number``).
     public var launch: Int
-    /// The event name: `didEnterBackground`, `scene.didEnterBackground`, `didFinishLaunching`, …,
-    /// or ``backgroundPeriod``.
+    /// The event name: `didEnterBackground`, `scene.didEnterBackground`, `didFinishLaunching`, …
     public var callback: String
     /// The scene of a scene callback.
     public var scene: String?
@@ -159,8 +181,8 @@ public struct IntervalRecord: Sendable, Hashable {
     /// The budget it is measured against, by name, and its value (nil for a callback with none).
     public var budget: String?
     public var budgetSeconds: Double?
-    /// Whether `seconds` exceeded the budget; nil without a budget (a background period has none)
-    /// and when the outcome is `restarted` or `log-ended` (no evidence either way).
+    /// Whether `seconds` exceeded the budget; nil without a budget and when the outcome is
+    /// `restarted` or `log-ended` (no evidence either way).
     public var overBudget: Bool?
 
     public init(

@@ -119,6 +119,24 @@ public final class DerivedRows {
         used += 5 + count
     }
 
+    fileprivate func put(periods: [BackgroundPeriod]) {
+        reserve(5 + 9 * periods.count)
+        buffer.storeBytes(of: DerivedRow.Value.periods.rawValue, toByteOffset: used, as: UInt8.self)
+        buffer.storeBytes(of: UInt32(truncatingIfNeeded: periods.count).littleEndian, toByteOffset: used + 1, as: UInt32.self)
+        used += 5
+        for period in periods {
+            buffer.storeBytes(of: period.seconds.bitPattern.littleEndian, toByteOffset: used, as: UInt64.self)
+            let ended: UInt8 = switch period.ended {
+            case .suspended: 0
+            case .foreground: 1
+            case .terminated: 2
+            case .logEnded: 3
+            }
+            buffer.storeBytes(of: ended, toByteOffset: used + 8, as: UInt8.self)
+            used += 9
+        }
+    }
+
     fileprivate func beginRow(_ table: DerivedRow.Table) -> Int {
         reserve(5)
         let start = used
@@ -168,6 +186,9 @@ enum DerivedRow {
         case finding
         /// The run's id, bound on publication.
         case run
+        /// A launch's background periods: their count (4 bytes), then each one's seconds (a double)
+        /// and how it ended (a byte: 0 suspended, 1 foreground, 2 terminated, 3 log ended).
+        case periods
     }
 
     struct Encoder {
@@ -198,6 +219,7 @@ enum DerivedRow {
             real(r.foregroundSeconds)
             real(r.backgroundSeconds)
             real(r.suspendedSeconds)
+            rows.put(periods: r.backgroundPeriods)
             integer(r.logCutShort ? 1 : 0)
             rows.endRow(start)
         }

@@ -183,7 +183,7 @@ public final class DerivedStage: @unchecked Sendable {
     // The columns copied as they are (ids, runs, findings and launches are mapped).
     private static let launchColumns = """
         device, launch, app, app_version, os, model, process, first_ts, last_ts, started, cause, ended, end_reason,
-        end_state, foreground_seconds, background_seconds, suspended_seconds, log_cut_short
+        end_state, foreground_seconds, background_seconds, suspended_seconds, background_periods, log_cut_short
         """
     private static let intervalColumns = """
         callback, scene, begin_ts, end_ts, outcome, seconds, budget, budget_seconds, over_budget

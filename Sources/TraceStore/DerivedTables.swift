@@ -37,6 +37,7 @@ enum DerivedTables {
             foreground_seconds REAL NOT NULL,
             background_seconds REAL NOT NULL,
             suspended_seconds REAL NOT NULL,
+            background_periods TEXT NOT NULL,
             log_cut_short INTEGER NOT NULL,
             findings INTEGER NOT NULL DEFAULT 0,
             explained_by INTEGER,
@@ -134,6 +135,9 @@ enum DerivedTables {
         /// Rows per multi-row insert.
         static let batch = 16
 
+        /// Where background periods are written as JSON, one statement's worth (bound with copies).
+        private let json = JSONScratch()
+
         private struct Insert {
             let single: Statement
             let batch: Statement
@@ -160,8 +164,9 @@ enum DerivedTables {
                 nil,
                 try insert(tables.launches, """
                     id, run_id, device, launch, app, app_version, os, model, process, first_ts, last_ts, started, cause,
-                    ended, end_reason, end_state, foreground_seconds, background_seconds, suspended_seconds, log_cut_short
-                    """, count: 20),
+                    ended, end_reason, end_state, foreground_seconds, background_seconds, suspended_seconds,
+                    background_periods, log_cut_short
+                    """, count: 21),
                 try insert(tables.intervals, """
                     launch_id, callback, scene, begin_ts, end_ts, outcome, seconds, budget, budget_seconds, over_budget
                     """, count: 10),
@@ -227,6 +232,14 @@ enum DerivedTables {
                 switch type {
                 case .null:
                     code = sqlite3_bind_null(stmt, index)
+                case .periods:
+                    guard row.count - offset >= 4 else { throw DerivedRowsError.unreadable(0) }
+                    let count = Int(row.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+                    offset += 4
+                    guard count <= (row.count - offset) / 9 else { throw DerivedRowsError.unreadable(0) }
+                    code = try json.bindPeriods(
+                        UnsafeRawBufferPointer(rebasing: row[offset ..< (offset + 9 * count)]), count: count, to: stmt, at: index)
+                    offset += 9 * count
                 case .run:
                     code = sqlite3_bind_int64(stmt, index, runID)
                 case .text:
@@ -248,7 +261,7 @@ enum DerivedTables {
                     switch type {
                     case .real: code = sqlite3_bind_double(stmt, index, Double(bitPattern: bits))
                     case .launch: code = sqlite3_bind_int64(stmt, index, launchOffset &+ value)
-                    case .integer, .finding, .null, .text, .run: code = sqlite3_bind_int64(stmt, index, value)
+                    case .integer, .finding, .null, .text, .run, .periods: code = sqlite3_bind_int64(stmt, index, value)
                     }
                 }
                 guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
@@ -301,5 +314,58 @@ enum DerivedTables {
                   WHERE f.run_id = ?1) AS explained
             WHERE launches.run_id = ?1 AND launches.device = explained.device AND launches.launch = explained.launch
             """, arguments: [runID])
+    }
+}
+
+/// Writes a launch's background periods (``DerivedRow``'s bytes: per period its seconds as a
+/// double and how it ended) as the JSON of `launches.background_periods` —
+/// `[[5.0,"suspended"],[40.0,"foreground"]]`, seconds rounded to milliseconds — and binds it.
+/// Done by the staging thread, so that the replay only copies eight bytes and one per period.
+final class JSONScratch {
+    private var bytes: [UInt8] = []
+
+    func bindPeriods(_ periods: UnsafeRawBufferPointer, count: Int, to stmt: OpaquePointer, at index: Int32) throws -> Int32 {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(UInt8(ascii: "["))
+        for period in 0 ..< count {
+            if period > 0 { bytes.append(UInt8(ascii: ",")) }
+            let seconds = Double(bitPattern: periods.loadUnaligned(fromByteOffset: 9 * period, as: UInt64.self).littleEndian)
+            let ended: BackgroundPeriod.Ending
+            switch periods[9 * period + 8] {
+            case 0: ended = .suspended
+            case 1: ended = .foreground
+            case 2: ended = .terminated
+            case 3: ended = .logEnded
+            default: throw DerivedRowsError.unreadable(0)
+            }
+            bytes.append(UInt8(ascii: "["))
+            appendSeconds(seconds)
+            bytes.append(contentsOf: Array(",\"\(ended.rawValue)\"]".utf8))
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return bytes.withUnsafeBytes { buffer in
+            // Copied by SQLite (SQLITE_TRANSIENT): the scratch is rewritten for the next launch.
+            sqlite3_bind_text(
+                stmt, index, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count),
+                unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        }
+    }
+
+    /// `seconds` to the millisecond, as a JSON number (`5.0`, `0.25`, `1.999`); `null` when it does
+    /// not fit (a clock from input that jumped by more than 10¹⁵ s).
+    private func appendSeconds(_ seconds: Double) {
+        let scaled = (max(0, seconds) * 1000).rounded()
+        guard scaled < 0x1p53, let milliseconds = Int64(exactly: scaled) else {
+            return bytes.append(contentsOf: Array("null".utf8))
+        }
+        bytes.append(contentsOf: Array(String(milliseconds / 1000).utf8))
+        bytes.append(UInt8(ascii: "."))
+        var fraction = Int(milliseconds % 1000)
+        if fraction == 0 { return bytes.append(UInt8(ascii: "0")) }
+        var digits = 3
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        var text = Array(String(fraction).utf8)
+        while text.count < digits { text.insert(UInt8(ascii: "0"), at: 0) }
+        bytes.append(contentsOf: text)
     }
 }

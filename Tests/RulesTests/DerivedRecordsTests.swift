@@ -15,8 +15,9 @@ import TraceModel
         var intervals: [IntervalRecord] { records.compactMap { if case .interval(let r) = $0 { r } else { nil } } }
         var tasks: [TaskRecord] { records.compactMap { if case .task(let r) = $0 { r } else { nil } } }
         var requests: [RequestRecord] { records.compactMap { if case .request(let r) = $0 { r } else { nil } } }
-        var callbacks: [IntervalRecord] { intervals.filter { $0.callback != IntervalRecord.backgroundPeriod } }
-        var periods: [IntervalRecord] { intervals.filter { $0.callback == IntervalRecord.backgroundPeriod } }
+        var callbacks: [IntervalRecord] { intervals }
+        /// Every launch's background periods, launch after launch in the order they ended.
+        var periods: [BackgroundPeriod] { launches.flatMap(\.backgroundPeriods) }
     }
 
     final class Box { var replayed = Replayed() }
@@ -63,7 +64,7 @@ import TraceModel
         #expect(abs(launch.backgroundSeconds - 2) < 1e-9)
         #expect(abs(launch.suspendedSeconds - 88) < 1e-9)
         #expect(!launch.logCutShort)
-        // The launch's record comes after those of its callbacks and periods, which name it by number.
+        // The launch's record comes after those of its callbacks, which name it by number.
         #expect(replayed.records.last == .launch(launch))
         #expect(replayed.intervals.allSatisfy { $0.launch == 0 })
     }
@@ -123,11 +124,7 @@ import TraceModel
         #expect(callbacks[1].budget == "did-enter-background" && callbacks[1].budgetSeconds == 5)
         #expect(callbacks[1].overBudget == false && callbacks[1].seconds == 1)
         // The background period: from didEnterBackground's begin to the suspend.
-        #expect(replayed.periods.count == 1)
-        #expect(replayed.periods.first?.outcome == .suspended)
-        #expect(replayed.periods.first?.begin == Timestamp(seconds: 10))
-        #expect(replayed.periods.first?.seconds == 2)
-        #expect(replayed.periods.first?.budget == nil)
+        #expect(replayed.periods == [BackgroundPeriod(seconds: 2, ended: .suspended)])
     }
 
     @Test func aCallbackCutOffIsMeasuredToWhatCutIt() throws {
@@ -158,8 +155,10 @@ import TraceModel
         let overruns = replayed.findings.filter { $0.rule == "did-enter-background-overrun" }
         #expect(overruns.count == 1 && overruns.first?.launch == "L1")
         // The periods: suspended, terminated, and still under way when the log ended.
-        #expect(replayed.periods.map(\.outcome) == [.suspended, .terminated, .logEnded])
-        #expect(replayed.periods.last?.end == nil)
+        #expect(replayed.periods == [
+            BackgroundPeriod(seconds: 7, ended: .suspended), BackgroundPeriod(seconds: 2, ended: .terminated),
+            BackgroundPeriod(seconds: 80, ended: .logEnded),
+        ])
     }
 
     @Test func aCallbackBegunAgainRestartsAndScenesAndActivitiesPairApart() throws {
