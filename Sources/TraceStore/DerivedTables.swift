@@ -323,6 +323,10 @@ enum DerivedTables {
 /// Done by the staging thread, so that the replay only copies eight bytes and one per period.
 final class JSONScratch {
     private var bytes: [UInt8] = []
+    /// `,"suspended"]` and the like, by the ending's byte.
+    private static let endings: [[UInt8]] = ["suspended", "foreground", "terminated", "log-ended"].map {
+        Array(",\"\($0)\"]".utf8)
+    }
 
     func bindPeriods(_ periods: UnsafeRawBufferPointer, count: Int, to stmt: OpaquePointer, at index: Int32) throws -> Int32 {
         bytes.removeAll(keepingCapacity: true)
@@ -330,17 +334,11 @@ final class JSONScratch {
         for period in 0 ..< count {
             if period > 0 { bytes.append(UInt8(ascii: ",")) }
             let seconds = Double(bitPattern: periods.loadUnaligned(fromByteOffset: 9 * period, as: UInt64.self).littleEndian)
-            let ended: BackgroundPeriod.Ending
-            switch periods[9 * period + 8] {
-            case 0: ended = .suspended
-            case 1: ended = .foreground
-            case 2: ended = .terminated
-            case 3: ended = .logEnded
-            default: throw DerivedRowsError.unreadable(0)
-            }
+            let ended = Int(periods[9 * period + 8])
+            guard ended < Self.endings.count else { throw DerivedRowsError.unreadable(0) }
             bytes.append(UInt8(ascii: "["))
             appendSeconds(seconds)
-            bytes.append(contentsOf: Array(",\"\(ended.rawValue)\"]".utf8))
+            bytes.append(contentsOf: Self.endings[ended])
         }
         bytes.append(UInt8(ascii: "]"))
         return bytes.withUnsafeBytes { buffer in
@@ -355,17 +353,36 @@ final class JSONScratch {
     /// not fit (a clock from input that jumped by more than 10¹⁵ s).
     private func appendSeconds(_ seconds: Double) {
         let scaled = (max(0, seconds) * 1000).rounded()
-        guard scaled < 0x1p53, let milliseconds = Int64(exactly: scaled) else {
-            return bytes.append(contentsOf: Array("null".utf8))
+        guard scaled < 0x1p53, let milliseconds = UInt64(exactly: scaled) else {
+            return bytes.append(contentsOf: [UInt8]("null".utf8))
         }
-        bytes.append(contentsOf: Array(String(milliseconds / 1000).utf8))
+        appendDigits(milliseconds / 1000)
         bytes.append(UInt8(ascii: "."))
-        var fraction = Int(milliseconds % 1000)
-        if fraction == 0 { return bytes.append(UInt8(ascii: "0")) }
+        var fraction = milliseconds % 1000
+        guard fraction > 0 else { return bytes.append(UInt8(ascii: "0")) }
         var digits = 3
-        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        var text = Array(String(fraction).utf8)
-        while text.count < digits { text.insert(UInt8(ascii: "0"), at: 0) }
-        bytes.append(contentsOf: text)
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        // Leading zeros of the fraction (`0.05`), then its digits.
+        var width: UInt64 = 1
+        for _ in 1 ..< digits { width *= 10 }
+        while fraction < width {
+            bytes.append(UInt8(ascii: "0"))
+            width /= 10
+        }
+        appendDigits(fraction)
+    }
+
+    private func appendDigits(_ value: UInt64) {
+        var divisor: UInt64 = 1
+        while value / divisor >= 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 }

@@ -161,6 +161,29 @@ import TraceModel
         }
     }
 
+    /// A launch's background periods are a JSON array of `[seconds, how it ended]`, seconds to the
+    /// millisecond.
+    @Test func backgroundPeriodsAreJSON() throws {
+        let db = try TemporaryDatabase()
+        let stage = try DerivedStage(store: db.store)
+        let seconds = [5.0, 0.25, 1.999, 0.05, 0.005, 12_345.5, 0.0004, 1e300]
+        let endings: [BackgroundPeriod.Ending] = [.suspended, .foreground, .terminated, .logEnded, .suspended, .foreground, .terminated, .logEnded]
+        guard case .launch(var launch) = Self.launch(0, device: "D1", launch: "A") else { return }
+        launch.backgroundPeriods = zip(seconds, endings).map { BackgroundPeriod(seconds: $0, ended: $1) }
+        try stage.write([.launch(launch), Self.launch(1, device: "D1", launch: "B")])
+        try db.store.saveRun(Self.run(), devices: .all, findings: [], derived: stage)
+        let json = try db.store.read { try String.fetchAll($0, sql: "SELECT background_periods FROM launches ORDER BY id") }
+        #expect(json == [
+            #"[[5.0,"suspended"],[0.25,"foreground"],[1.999,"terminated"],[0.05,"log-ended"],[0.005,"suspended"],"#
+                + #"[12345.5,"foreground"],[0.0,"terminated"],[null,"log-ended"]]"#,
+            "[]",
+        ])
+        let parsed = try db.store.read {
+            try Row.fetchAll($0, sql: "SELECT json_extract(p.value, '$[0]') AS s FROM launches, json_each(background_periods) p")
+        }
+        #expect(parsed.count == 8)
+    }
+
     static func tables(_ store: Store) throws -> [String] {
         try store.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
     }
