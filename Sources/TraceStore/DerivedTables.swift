@@ -135,8 +135,6 @@ enum DerivedTables {
         /// Rows per multi-row insert.
         static let batch = 16
 
-        /// Where background periods are written as JSON, one statement's worth (bound with copies).
-        private let json = JSONScratch()
 
         private struct Insert {
             let single: Statement
@@ -237,7 +235,7 @@ enum DerivedTables {
                     let count = Int(row.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
                     offset += 4
                     guard count <= (row.count - offset) / 9 else { throw DerivedRowsError.unreadable(0) }
-                    code = try json.bindPeriods(
+                    code = try PeriodsJSON.bind(
                         UnsafeRawBufferPointer(rebasing: row[offset ..< (offset + 9 * count)]), count: count, to: stmt, at: index)
                     offset += 9 * count
                 case .run:
@@ -320,29 +318,30 @@ enum DerivedTables {
 /// Writes a launch's background periods (``DerivedRow``'s bytes: per period its seconds as a
 /// double and how it ended) as the JSON of `launches.background_periods` —
 /// `[[5.0,"suspended"],[40.0,"foreground"]]`, seconds rounded to milliseconds — and binds it.
-/// Done by the staging thread, so that the replay only copies eight bytes and one per period.
-final class JSONScratch {
-    private var bytes: [UInt8] = []
+/// Done by the staging thread, so that the replay only copies nine bytes a period; byte by byte,
+/// into a local buffer (Strings, or appends to a class's array, took a fifth of the thread).
+enum PeriodsJSON {
     /// `,"suspended"]` and the like, by the ending's byte.
     private static let endings: [[UInt8]] = ["suspended", "foreground", "terminated", "log-ended"].map {
         Array(",\"\($0)\"]".utf8)
     }
 
-    func bindPeriods(_ periods: UnsafeRawBufferPointer, count: Int, to stmt: OpaquePointer, at index: Int32) throws -> Int32 {
-        bytes.removeAll(keepingCapacity: true)
+    static func bind(_ periods: UnsafeRawBufferPointer, count: Int, to stmt: OpaquePointer, at index: Int32) throws -> Int32 {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(2 + 28 * count)
         bytes.append(UInt8(ascii: "["))
         for period in 0 ..< count {
             if period > 0 { bytes.append(UInt8(ascii: ",")) }
             let seconds = Double(bitPattern: periods.loadUnaligned(fromByteOffset: 9 * period, as: UInt64.self).littleEndian)
             let ended = Int(periods[9 * period + 8])
-            guard ended < Self.endings.count else { throw DerivedRowsError.unreadable(0) }
+            guard ended < endings.count else { throw DerivedRowsError.unreadable(0) }
             bytes.append(UInt8(ascii: "["))
-            appendSeconds(seconds)
-            bytes.append(contentsOf: Self.endings[ended])
+            appendSeconds(seconds, to: &bytes)
+            bytes.append(contentsOf: endings[ended])
         }
         bytes.append(UInt8(ascii: "]"))
         return bytes.withUnsafeBytes { buffer in
-            // Copied by SQLite (SQLITE_TRANSIENT): the scratch is rewritten for the next launch.
+            // Copied by SQLite (SQLITE_TRANSIENT): the buffer is gone before the statement runs.
             sqlite3_bind_text(
                 stmt, index, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count),
                 unsafeBitCast(-1, to: sqlite3_destructor_type.self))
@@ -351,12 +350,12 @@ final class JSONScratch {
 
     /// `seconds` to the millisecond, as a JSON number (`5.0`, `0.25`, `1.999`); `null` when it does
     /// not fit (a clock from input that jumped by more than 10¹⁵ s).
-    private func appendSeconds(_ seconds: Double) {
+    private static func appendSeconds(_ seconds: Double, to bytes: inout [UInt8]) {
         let scaled = (max(0, seconds) * 1000).rounded()
         guard scaled < 0x1p53, let milliseconds = UInt64(exactly: scaled) else {
             return bytes.append(contentsOf: [UInt8]("null".utf8))
         }
-        appendDigits(milliseconds / 1000)
+        appendDigits(milliseconds / 1000, to: &bytes)
         bytes.append(UInt8(ascii: "."))
         var fraction = milliseconds % 1000
         guard fraction > 0 else { return bytes.append(UInt8(ascii: "0")) }
@@ -372,10 +371,10 @@ final class JSONScratch {
             bytes.append(UInt8(ascii: "0"))
             width /= 10
         }
-        appendDigits(fraction)
+        appendDigits(fraction, to: &bytes)
     }
 
-    private func appendDigits(_ value: UInt64) {
+    private static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
         var divisor: UInt64 = 1
         while value / divisor >= 10 { divisor *= 10 }
         var rest = value
