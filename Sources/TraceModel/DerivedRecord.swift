@@ -9,7 +9,8 @@
 /// 0, in the order the replay began it (``LaunchRecord/number``); the other records name their
 /// launch by that number, which the store turns into the launch's row id.
 public enum DerivedRecord: Sendable, Hashable {
-    case launch(LaunchRecord)
+    /// Boxed: a launch's record is the largest by far, and rare.
+    indirect case launch(LaunchRecord)
     case interval(IntervalRecord)
     case task(TaskRecord)
     case request(RequestRecord)
