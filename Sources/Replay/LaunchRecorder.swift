@@ -23,6 +23,8 @@ final class LaunchRecorder {
     private let header: LaunchHeader
     private let number: Int
     private let isExtension: Bool
+    /// The `did-enter-background` budget of the replay, read once.
+    private let didEnterBackgroundBudget: Double
     /// The app state after the events so far, and the event that moved it there.
     private var state = AppState.notRunning
     private var mark: ReplayEvent
@@ -38,6 +40,7 @@ final class LaunchRecorder {
         self.header = header
         self.number = number
         isExtension = header.process?.hasPrefix("extension:") ?? false
+        didEnterBackgroundBudget = device.budgets[.didEnterBackground]
         mark = first
     }
 
@@ -126,17 +129,27 @@ final class LaunchRecorder {
     private func callback(_ event: ReplayEvent, kind: EventKind, phase: Phase) {
         switch phase {
         case .begin:
-            if let index = running.firstIndex(where: { Self.sameCall($0, event) }) {
+            if let index = runningCall(like: event) {
                 interval(running.remove(at: index), end: nil, cutAt: event, .restarted)
             }
             running.append(event)
         case .end:
             // An end with no begin (the log began while it ran) has nothing to measure.
-            guard let index = running.lastIndex(where: { Self.sameCall($0, event) }) else { return }
+            guard let index = runningCall(like: event) else { return }
             interval(running.remove(at: index), end: event, cutAt: event, .returned)
         case .other:
             return
         }
+    }
+
+    /// The latest running call of the callback `event` begins or ends (rarely more than one runs).
+    private func runningCall(like event: ReplayEvent) -> Int? {
+        var index = running.count
+        while index > 0 {
+            index -= 1
+            if Self.sameCall(running[index], event) { return index }
+        }
+        return nil
     }
 
     /// Whether two events are the begin and end (or two begins) of one callback.
@@ -155,12 +168,12 @@ final class LaunchRecorder {
     private func interval(_ begin: ReplayEvent, end: ReplayEvent?, cutAt cut: ReplayEvent, _ outcome: IntervalRecord.Outcome) {
         let seconds = ReplayContext.seconds(from: begin, to: cut)
         let budget = budget(of: begin.kind)
-        let limit = budget.map { device.budgets[$0] }
+        let limit = budget == nil ? nil : didEnterBackgroundBudget
         let judged = outcome != .restarted && outcome != .logEnded
-        let resolved = device.resolved(begin)
         device.records?.sink.record(IntervalRecord(
-            launch: number, callback: resolved.name, scene: resolved.scene,
-            begin: begin.ts, end: end?.ts, outcome: outcome, seconds: seconds, budget: budget?.rawValue,
-            budgetSeconds: limit, overBudget: judged ? limit.map { seconds > $0 } : nil))
+            launch: number, callback: begin.otherName.map { device.texts[$0] } ?? begin.kind.rawValue,
+            scene: begin.scene.map { device.texts[$0] }, begin: begin.ts, end: end?.ts, outcome: outcome,
+            seconds: seconds, budget: budget?.rawValue, budgetSeconds: limit,
+            overBudget: judged ? limit.map { seconds > $0 } : nil))
     }
 }

@@ -54,8 +54,8 @@ public struct ReplayContext {
 
     /// Hands a derived record to the replay's caller (nothing when ``isRecording`` is false).
     /// Make it when its subject is finished, with its texts resolved.
-    public func record(_ record: borrowing TaskRecord) { device.records?.sink.record(record) }
-    public func record(_ record: borrowing RequestRecord) { device.records?.sink.record(record) }
+    public func record(_ record: consuming TaskRecord) { device.records?.sink.record(record) }
+    public func record(_ record: consuming RequestRecord) { device.records?.sink.record(record) }
 
     /// The number of the latest finding reported in this replay (from 0, in the order findings
     /// reach the caller, across devices), for a record that names the finding it caused; nil when

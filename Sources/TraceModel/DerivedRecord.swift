@@ -16,14 +16,14 @@ public enum DerivedRecord: Sendable, Hashable {
     case request(RequestRecord)
 }
 
-/// Where a replay's derived records go, one method per kind of record: a record is lent, not
-/// copied (a replay of a fleet hands over millions, and copying each into a ``DerivedRecord``
+/// Where a replay's derived records go, one method per kind of record: a record is handed over,
+/// not copied (a replay of a fleet hands over millions, and copying each into a ``DerivedRecord``
 /// and on cost the replay more than making it).
 public protocol DerivedRecordSink: AnyObject {
-    func record(_ record: borrowing LaunchRecord)
-    func record(_ record: borrowing IntervalRecord)
-    func record(_ record: borrowing TaskRecord)
-    func record(_ record: borrowing RequestRecord)
+    func record(_ record: consuming LaunchRecord)
+    func record(_ record: consuming IntervalRecord)
+    func record(_ record: consuming TaskRecord)
+    func record(_ record: consuming RequestRecord)
 }
 
 /// A ``DerivedRecordSink`` that passes each record, as a ``DerivedRecord``, to a closure.
@@ -34,10 +34,10 @@ public final class DerivedRecordClosure: DerivedRecordSink {
         self.body = body
     }
 
-    public func record(_ record: borrowing LaunchRecord) { body(.launch(copy record)) }
-    public func record(_ record: borrowing IntervalRecord) { body(.interval(copy record)) }
-    public func record(_ record: borrowing TaskRecord) { body(.task(copy record)) }
-    public func record(_ record: borrowing RequestRecord) { body(.request(copy record)) }
+    public func record(_ record: consuming LaunchRecord) { body(.launch(record)) }
+    public func record(_ record: consuming IntervalRecord) { body(.interval(record)) }
+    public func record(_ record: consuming TaskRecord) { body(.task(record)) }
+    public func record(_ record: consuming RequestRecord) { body(.request(record)) }
 }
 
 /// One process lifetime (a `launch` id) as the replay saw it: a row of `launches`.

@@ -303,8 +303,12 @@ enum DerivedRow {
         }
 
         private func text(_ value: String?) {
-            guard var value else { return rows.put(Value.null.rawValue) }
-            value.withUTF8 { rows.put(text: UnsafeRawBufferPointer($0)) }
+            guard let value else { return rows.put(Value.null.rawValue) }
+            // Native and literal strings lend their bytes as they are; another (bridged) one is copied.
+            if value.utf8.withContiguousStorageIfAvailable({ rows.put(text: UnsafeRawBufferPointer($0)) }) == nil {
+                var copy = value
+                copy.withUTF8 { rows.put(text: UnsafeRawBufferPointer($0)) }
+            }
         }
     }
 }

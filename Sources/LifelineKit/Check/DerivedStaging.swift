@@ -64,10 +64,10 @@ final class DerivedStaging: DerivedRecordSink {
 
     // Records from the replaying thread.
 
-    func record(_ record: borrowing LaunchRecord) { add(.launch(copy record)) }
-    func record(_ record: borrowing IntervalRecord) { add(.interval(copy record)) }
-    func record(_ record: borrowing TaskRecord) { add(.task(copy record)) }
-    func record(_ record: borrowing RequestRecord) { add(.request(copy record)) }
+    func record(_ record: consuming LaunchRecord) { add(.launch(record)) }
+    func record(_ record: consuming IntervalRecord) { add(.interval(record)) }
+    func record(_ record: consuming TaskRecord) { add(.task(record)) }
+    func record(_ record: consuming RequestRecord) { add(.request(record)) }
 
     @inline(__always)
     private func add(_ record: consuming DerivedRecord) {
