@@ -18,29 +18,35 @@ import TraceModel
 /// pairs them: a second `begin` before the `end` restarts the call, and a `suspend` or the
 /// launch's end cuts off every call still running — measured to that event against the budget,
 /// except at the end of the log, which is no evidence.
+///
+/// Its fields are read and written for every event of its launch: not checked for exclusivity at
+/// run time, for the reason given at ``LaunchState`` (a recorder belongs to one launch's state).
 final class LaunchRecorder {
     private let device: DeviceState
     private let header: LaunchHeader
     private let number: Int
     private let isExtension: Bool
-    /// The `did-enter-background` budget of the replay, read once.
+    /// The `did-enter-background` budget of the replay.
     private let didEnterBackgroundBudget: Double
     /// The app state after the events so far, and the event that moved it there.
-    private var state = AppState.notRunning
-    private var mark: ReplayEvent
-    private var foreground = 0.0
-    private var background = 0.0
-    private var suspended = 0.0
-    private var periods: [BackgroundPeriod] = []
+    @exclusivity(unchecked) private var state = AppState.notRunning
+    @exclusivity(unchecked) private var mark: ReplayEvent
+    @exclusivity(unchecked) private var foreground = 0.0
+    @exclusivity(unchecked) private var background = 0.0
+    @exclusivity(unchecked) private var suspended = 0.0
+    @exclusivity(unchecked) private var periods: [BackgroundPeriod] = []
     /// The `begin`s of the callbacks still running, oldest first (rarely more than one).
-    private var running: [ReplayEvent] = []
+    @exclusivity(unchecked) private var running: [ReplayEvent] = []
 
-    init(device: DeviceState, header: LaunchHeader, number: Int, first: ReplayEvent) {
+    init(
+        device: DeviceState, header: LaunchHeader, number: Int, first: ReplayEvent, isExtension: Bool,
+        didEnterBackgroundBudget: Double
+    ) {
         self.device = device
         self.header = header
         self.number = number
-        isExtension = header.process?.hasPrefix("extension:") ?? false
-        didEnterBackgroundBudget = device.budgets[.didEnterBackground]
+        self.isExtension = isExtension
+        self.didEnterBackgroundBudget = didEnterBackgroundBudget
         mark = first
     }
 
@@ -70,7 +76,7 @@ final class LaunchRecorder {
         switch ending {
         case .terminated(let terminate):
             ended = .terminated
-            endReason = device.resolved(terminate).reason
+            endReason = terminate.reason.map(text)
             // The life cycle has applied the terminate last: the state before it is where it found the app.
             endState = launch.stateBefore
             cutOff = .terminated
@@ -88,10 +94,9 @@ final class LaunchRecorder {
         var started = "unknown"
         var cause: String?
         if let launchEvent = launch.launchEvent {
-            let resolved = device.resolved(launchEvent)
-            cause = resolved.cause
+            cause = launchEvent.cause.map(text)
             // As the life cycle reads it: a launch with a cause and no reason is the system's.
-            started = resolved.reason ?? (cause == nil ? "user" : "system")
+            started = launchEvent.reason.map(text) ?? (cause == nil ? "user" : "system")
         }
         device.records?.sink.record(LaunchRecord(
             number: number, device: device.device, launch: header.launch, app: header.app, appVersion: header.appVersion, os: header.os,
@@ -99,6 +104,36 @@ final class LaunchRecorder {
             started: started, cause: cause, ended: ended, endReason: endReason, endState: endState.rawValue,
             foregroundSeconds: foreground, backgroundSeconds: background, suspendedSeconds: suspended,
             backgroundPeriods: periods, logCutShort: launch.logCutShort))
+    }
+
+    /// A reason as logged: by a switch rather than ``OpenSet``'s search of its listed texts.
+    private func text(_ reason: Reason) -> String {
+        switch reason {
+        case .user: "user"
+        case .system: "system"
+        case .prewarm: "prewarm"
+        case .quiet: "quiet"
+        case .watchdog: "watchdog"
+        case .memory: "memory"
+        case .assertionTimeout: "assertion-timeout"
+        case .crash: "crash"
+        case .resource: "resource"
+        case .other(let id): device.texts[id]
+        }
+    }
+
+    /// A cause as logged (see ``text(_:)-(Reason)``).
+    private func text(_ cause: Cause) -> String {
+        switch cause {
+        case .bgtask: "bgtask"
+        case .fetch: "fetch"
+        case .push: "push"
+        case .urlsession: "urlsession"
+        case .location: "location"
+        case .audio: "audio"
+        case .nse: "nse"
+        case .other(let id): device.texts[id]
+        }
     }
 
     /// The app moved to `after` at `event`: the time since the last move is counted in the state it

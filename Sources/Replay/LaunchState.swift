@@ -128,7 +128,9 @@ public final class LaunchState {
         guard let records = device.records else { return }
         recordNumber = records.launchesBegun
         records.launchesBegun += 1
-        recorder = LaunchRecorder(device: device, header: header, number: recordNumber, first: firstEvent)
+        recorder = LaunchRecorder(
+            device: device, header: header, number: recordNumber, first: firstEvent, isExtension: isExtension,
+            didEnterBackgroundBudget: records.didEnterBackgroundBudget)
     }
 
     /// The launch ended, as `ending` says: later events are judged as coming after its end, and

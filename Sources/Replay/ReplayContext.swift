@@ -135,6 +135,7 @@ public final class DeviceState {
         self.severities = severities
         self.records = records
         isRecording = records != nil
+        records?.didEnterBackgroundBudget = budgets[.didEnterBackground]
     }
 
     func severity(of rule: Rule) -> Severity { severities[rule.id] ?? rule.severity }
@@ -162,6 +163,9 @@ public final class RecordSink {
     var findingsReported = 0
     /// Launches begun so far: the next one's ``LaunchRecord/number``.
     var launchesBegun = 0
+    /// The `did-enter-background` budget (every device of a replay has the same budgets), read
+    /// once rather than for every launch.
+    var didEnterBackgroundBudget = BudgetName.didEnterBackground.defaultSeconds
 
     public init(_ sink: any DerivedRecordSink) {
         self.sink = sink

@@ -198,6 +198,8 @@ enum DerivedTables {
                     rows[tag].append((offset + 5) ..< (offset + 4 + length))
                     offset += 4 + length
                 }
+                // Where background periods are written as JSON, reused row after row.
+                var json: [UInt8] = []
                 for (tag, ranges) in rows.enumerated() {
                     guard let insert = inserts[tag], !ranges.isEmpty else { continue }
                     var next = 0
@@ -205,14 +207,14 @@ enum DerivedTables {
                         let stmt = insert.batch.sqliteStatement
                         for index in 0 ..< Self.batch {
                             try bind(UnsafeRawBufferPointer(rebasing: bytes[ranges[next + index]]), to: stmt,
-                                     from: Int32(index) * insert.columns, columns: insert.columns)
+                                     from: Int32(index) * insert.columns, columns: insert.columns, json: &json)
                         }
                         try step(stmt)
                         next += Self.batch
                     }
                     while next < ranges.count {
                         try bind(UnsafeRawBufferPointer(rebasing: bytes[ranges[next]]), to: insert.single.sqliteStatement,
-                                 from: 0, columns: insert.columns)
+                                 from: 0, columns: insert.columns, json: &json)
                         try step(insert.single.sqliteStatement)
                         next += 1
                     }
@@ -223,7 +225,9 @@ enum DerivedTables {
         /// Binds the values of one row (its bytes after the table's tag) to parameters `first + 1`
         /// … `first + columns`. Texts are bound by length, as stored (see `ExactStatement`): an id
         /// from input may hold a NUL.
-        private func bind(_ row: UnsafeRawBufferPointer, to stmt: OpaquePointer, from first: Int32, columns: Int32) throws {
+        private func bind(
+            _ row: UnsafeRawBufferPointer, to stmt: OpaquePointer, from first: Int32, columns: Int32, json: inout [UInt8]
+        ) throws {
             var offset = 0
             var index = first
             while offset < row.count {
@@ -240,7 +244,8 @@ enum DerivedTables {
                     offset += 4
                     guard count <= (row.count - offset) / 9 else { throw DerivedRowsError.unreadable(0) }
                     code = try PeriodsJSON.bind(
-                        UnsafeRawBufferPointer(rebasing: row[offset ..< (offset + 9 * count)]), count: count, to: stmt, at: index)
+                        UnsafeRawBufferPointer(rebasing: row[offset ..< (offset + 9 * count)]), count: count, to: stmt,
+                        at: index, scratch: &json)
                     offset += 9 * count
                 case .run:
                     code = sqlite3_bind_int64(stmt, index, runID)
@@ -323,16 +328,18 @@ enum DerivedTables {
 /// double and how it ended) as the JSON of `launches.background_periods` —
 /// `[[5.0,"suspended"],[40.0,"foreground"]]`, seconds rounded to milliseconds — and binds it.
 /// Done by the staging thread, so that the replay only copies nine bytes a period; byte by byte,
-/// into a local buffer (Strings, or appends to a class's array, took a fifth of the thread).
+/// into a buffer the caller reuses (Strings, or appends to a class's array, took a fifth of the
+/// thread).
 enum PeriodsJSON {
     /// `,"suspended"]` and the like, by the ending's byte.
     private static let endings: [[UInt8]] = ["suspended", "foreground", "terminated", "log-ended"].map {
         Array(",\"\($0)\"]".utf8)
     }
 
-    static func bind(_ periods: UnsafeRawBufferPointer, count: Int, to stmt: OpaquePointer, at index: Int32) throws -> Int32 {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(2 + 28 * count)
+    static func bind(
+        _ periods: UnsafeRawBufferPointer, count: Int, to stmt: OpaquePointer, at index: Int32, scratch bytes: inout [UInt8]
+    ) throws -> Int32 {
+        bytes.removeAll(keepingCapacity: true)
         bytes.append(UInt8(ascii: "["))
         for period in 0 ..< count {
             if period > 0 { bytes.append(UInt8(ascii: ",")) }

@@ -101,6 +101,21 @@ import TraceModel
         #expect(fetch.closed == nil && fetch.overBudget == nil && fetch.findingNumber == nil)
     }
 
+    /// Reasons and causes are written as logged, listed ones or not.
+    @Test func reasonsAndCausesAreWrittenAsLogged() throws {
+        let reasons = Reason.listed.map(\.text) + ["jetsam-pressure"]
+        let causes = Cause.listed.map(\.text) + ["ble"]
+        let trace = zip(reasons.indices, reasons).map { index, reason in
+            let cause = causes[index % causes.count]
+            return #"{"launch":"L\#(index)","ts":\#(index * 10),"seq":0,"event":"launch","reason":"\#(reason)","cause":"\#(cause)"}"#
+                + "\n" + #"{"launch":"L\#(index)","ts":\#(index * 10 + 1),"seq":1,"event":"terminate","reason":"\#(reason)"}"#
+        }.joined(separator: "\n")
+        let launches = try Self.replay(trace).launches
+        #expect(launches.map(\.started) == reasons)
+        #expect(launches.map(\.endReason) == reasons)
+        #expect(launches.map(\.cause) == reasons.indices.map { causes[$0 % causes.count] })
+    }
+
     @Test func theEnvelopeOfTheFirstEventIsTheLaunchs() throws {
         let replayed = try Self.replay("""
             {"ts":0,"seq":0,"event":"launch","reason":"user","app":"com.example.news","app_version":"5.12.0","os":"18.0","model":"iPhone15,2"}
