@@ -40,12 +40,18 @@ public final class DerivedStage: @unchecked Sendable {
     /// The id its run will have, unless another run is saved first: the launches are written with
     /// it, so that publishing need not rewrite every launch's row.
     let runID: Int64
+    /// What a finding's number is written plus: 1 for a run of every device, whose findings, saved
+    /// into an emptied table, get the ids 1, 2, … (so publishing need not rewrite the tasks that
+    /// name one); 0, the number itself, for a run of some devices, mapped when its rows are copied.
+    let findingOffset: Int64
     /// Rows written so far.
     public private(set) var rows = 0
 
-    /// Begins a stage in `store`: creates its tables (dropping those of stages whose check died).
-    public init(store: Store) throws {
+    /// Begins a stage in `store` for a run of `devices`: creates its tables (dropping those of
+    /// stages whose check died, and those a publication retired).
+    public init(store: Store, devices: Store.DeviceSelection = .all) throws {
         self.store = store
+        findingOffset = devices == .all ? 1 : 0
         claim = IngestClaim.begin()
         let token = String(UInt64.random(in: 0 ... UInt64.max), radix: 36)
         name = "derived_stage_\(claim.pid)_\(claim.run)_\(token)"
@@ -88,9 +94,10 @@ public final class DerivedStage: @unchecked Sendable {
 
     /// Writes a chunk of rows in one transaction. A launch numbered n is the stage's row n + 1.
     public func write(_ chunk: DerivedChunk) throws {
-        let (tables, runID) = (tables, runID)
+        let (tables, runID, findingOffset) = (tables, runID, findingOffset)
         try store.write { db in
-            try DerivedTables.Writer(db, tables: tables, launchOffset: 1, runID: runID).write(chunk)
+            try DerivedTables.Writer(db, tables: tables, launchOffset: 1, findingOffset: findingOffset, runID: runID)
+                .write(chunk)
         }
         rows += chunk.rows
     }
@@ -126,8 +133,11 @@ public final class DerivedStage: @unchecked Sendable {
     func publish(
         _ db: Database, devices: Store.DeviceSelection, runID: Int64, firstFinding: Int64?, findings: Int
     ) throws {
-        let finding = firstFinding.map { "CASE WHEN finding_id >= 0 AND finding_id < \(findings) THEN finding_id + \($0) END" }
-            ?? "NULL"
+        // Finding number n is written n + findingOffset; it is finding `firstFinding + n`.
+        let finding = firstFinding.map {
+            "CASE WHEN finding_id >= \(findingOffset) AND finding_id < \(Int64(findings) + findingOffset) "
+                + "THEN finding_id - \(findingOffset) + \($0) END"
+        } ?? "NULL"
         switch devices {
         case .all:
             // The names swapped: the stage's tables (rows numbered from 1) become the public ones,
@@ -137,7 +147,10 @@ public final class DerivedStage: @unchecked Sendable {
                 try db.execute(sql: "ALTER TABLE \(suffix) RENAME TO \(retired)_\(suffix)")
                 try db.execute(sql: "ALTER TABLE \(stage) RENAME TO \(suffix)")
             }
-            try db.execute(sql: "UPDATE tasks SET finding_id = \(finding) WHERE finding_id IS NOT NULL")
+            // Findings saved into the emptied table got the ids 1, 2, …, as the stage wrote them.
+            if firstFinding != findingOffset {
+                try db.execute(sql: "UPDATE tasks SET finding_id = \(finding) WHERE finding_id IS NOT NULL")
+            }
             if runID != self.runID { try db.execute(sql: "UPDATE launches SET run_id = ?", arguments: [runID]) }
             try db.execute(
                 sql: "UPDATE derived_stages SET stage = ?, retired = 1 WHERE stage = ?", arguments: [retired, name])

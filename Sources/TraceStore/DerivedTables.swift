@@ -124,8 +124,8 @@ enum DerivedTables {
     }
 
     /// Writes encoded rows (``DerivedRow``) into one set of tables. A launch number n is bound as
-    /// row id `launchOffset + n`, the run as `runID`; findings are bound as their numbers, which
-    /// the publication turns into ids.
+    /// row id `launchOffset + n`, the run as `runID`, finding number n as `findingOffset + n`, which
+    /// the publication turns into an id where it is not one already.
     ///
     /// Rows are inserted per table, ``batch`` at a time with one statement of as many value lists
     /// (the rest one by one): SQLite's work per statement — a transaction check, opening and
@@ -143,12 +143,14 @@ enum DerivedTables {
         }
 
         let launchOffset: Int64
+        let findingOffset: Int64
         let runID: Int64
         /// By ``DerivedRow/Table`` raw value.
         private let inserts: [Insert?]
 
-        init(_ db: Database, tables: DerivedStage.Tables, launchOffset: Int64, runID: Int64) throws {
+        init(_ db: Database, tables: DerivedStage.Tables, launchOffset: Int64, findingOffset: Int64, runID: Int64) throws {
             self.launchOffset = launchOffset
+            self.findingOffset = findingOffset
             self.runID = runID
             func insert(_ table: String, _ columns: String, count: Int) throws -> Insert {
                 let values = "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
@@ -205,6 +207,8 @@ enum DerivedTables {
                     var next = 0
                     while ranges.count - next >= Self.batch {
                         let stmt = insert.batch.sqliteStatement
+                        // Every value NULL, then only the others bound (a third of them are NULL).
+                        sqlite3_clear_bindings(stmt)
                         for index in 0 ..< Self.batch {
                             try bind(UnsafeRawBufferPointer(rebasing: bytes[ranges[next + index]]), to: stmt,
                                      from: Int32(index) * insert.columns, columns: insert.columns, json: &json)
@@ -213,6 +217,7 @@ enum DerivedTables {
                         next += Self.batch
                     }
                     while next < ranges.count {
+                        sqlite3_clear_bindings(insert.single.sqliteStatement)
                         try bind(UnsafeRawBufferPointer(rebasing: bytes[ranges[next]]), to: insert.single.sqliteStatement,
                                  from: 0, columns: insert.columns, json: &json)
                         try step(insert.single.sqliteStatement)
@@ -237,7 +242,8 @@ enum DerivedTables {
                 let code: Int32
                 switch type {
                 case .null:
-                    code = sqlite3_bind_null(stmt, index)
+                    // Left NULL by the caller's sqlite3_clear_bindings.
+                    continue
                 case .periods:
                     guard row.count - offset >= 4 else { throw DerivedRowsError.unreadable(0) }
                     let count = Int(row.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
@@ -268,7 +274,8 @@ enum DerivedTables {
                     switch type {
                     case .real: code = sqlite3_bind_double(stmt, index, Double(bitPattern: bits))
                     case .launch: code = sqlite3_bind_int64(stmt, index, launchOffset &+ value)
-                    case .integer, .finding, .null, .text, .run, .periods: code = sqlite3_bind_int64(stmt, index, value)
+                    case .finding: code = sqlite3_bind_int64(stmt, index, findingOffset &+ value)
+                    case .integer, .null, .text, .run, .periods: code = sqlite3_bind_int64(stmt, index, value)
                     }
                 }
                 guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }

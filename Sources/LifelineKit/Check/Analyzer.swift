@@ -46,7 +46,7 @@ public struct Analyzer: Sendable {
         }
         // The derived tables' rows, from the same replay, written beside it into a stage that the
         // run's transaction publishes with the findings.
-        let staging = options.record ? DerivedStaging(store: store) : nil
+        let staging = options.record ? DerivedStaging(store: store, devices: options.devices) : nil
         var devices = 0
         var replayed = 0
         let replayer = Replayer(book: book, configuration: options.configuration, records: staging)

@@ -36,7 +36,8 @@ final class DerivedStaging: DerivedRecordSink {
     private var failure: (any Error)?
     private var joined = false
 
-    init(store: Store) {
+    /// Stages the rows of a run of `devices` in `store`.
+    init(store: Store, devices: Store.DeviceSelection) {
         let (queue, done, outcome) = (queue, done, outcome)
         rows = DerivedRows { chunk in
             guard queue.push(chunk) else { throw Stopped() }
@@ -45,7 +46,7 @@ final class DerivedStaging: DerivedRecordSink {
             while case let chunks = queue.popAll(), !chunks.isEmpty {
                 guard outcome.error == nil else { continue }
                 do {
-                    let stage = try outcome.stage ?? DerivedStage(store: store)
+                    let stage = try outcome.stage ?? DerivedStage(store: store, devices: devices)
                     outcome.stage = stage
                     for chunk in chunks { try stage.write(chunk) }
                 } catch {
