@@ -7,7 +7,7 @@ import TraceModel
 
 /// Turns derived records into the values of their rows, as compact bytes (``DerivedRow``), and
 /// hands them on a chunk at a time: a replay of a fleet makes one record per launch, callback,
-/// piece of work and task request — millions — and a chunk of a megabyte (some 10,000 rows) is
+/// piece of work and task request — millions — and a chunk of two megabytes (some 20,000 rows) is
 /// what a ``DerivedStage`` writes in one transaction. Memory is one chunk, however many there are.
 ///
 /// Written for the replay's hot path: the bytes go into a buffer of its own with no per-value
@@ -24,7 +24,7 @@ public final class DerivedRows {
     @exclusivity(unchecked) private var rowsHeld = 0
 
     /// `chunk` receives every `chunkBytes` or so of rows, in order, and the rest at ``flush()``.
-    public init(chunkBytes: Int = 1 << 20, chunk: @escaping (DerivedChunk) throws -> Void) {
+    public init(chunkBytes: Int = 1 << 21, chunk: @escaping (DerivedChunk) throws -> Void) {
         self.chunkBytes = max(64, chunkBytes)
         handOver = chunk
         capacity = self.chunkBytes + 4096

@@ -12,6 +12,25 @@ public final class Store: Sendable {
 
     public let path: String
     let pool: DatabasePool
+    /// Work this store does on threads of its own, waited for when it is released.
+    private let background = DispatchGroup()
+
+    deinit {
+        background.wait()
+    }
+
+    /// Copies the WAL into the database file now, on a thread of its own, rather than when the
+    /// store is closed: a `check` that wrote its derived tables leaves tens of megabytes there,
+    /// and copying them while the caller prints its report takes them off the caller's time. The
+    /// store waits for it before it closes.
+    public func checkpointInBackground() {
+        let pool = pool
+        background.enter()
+        Thread.detachNewThread { [background] in
+            _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.passive) }
+            background.leave()
+        }
+    }
 
     /// Done once per process, before the first connection: SQLite's memory statistics take a
     /// global mutex on every allocation, which showed as the largest cost of a bulk load after

@@ -73,6 +73,8 @@ public struct Analyzer: Sendable {
         if options.record && events > 0 {
             try store.saveRun(
                 run, devices: options.devices, count: recorded.count, findings: recorded.forEach, derived: stage)
+            // The derived tables sit in the WAL: copied while the caller prints its report.
+            if stage != nil { store.checkpointInBackground() }
         }
         return CheckReport(
             source: store.path, devices: devices, events: events, seconds: finished.timeIntervalSince(started),

@@ -25,7 +25,7 @@ final class DerivedStaging: DerivedRecordSink {
     /// The writing thread stopped (its error is thrown by ``finish()``).
     private struct Stopped: Error {}
 
-    /// Chunks in flight: a few megabytes at most.
+    /// Chunks in flight (two megabytes each, written a transaction each).
     static let chunksQueued = 8
 
     private let queue = BoundedQueue<DerivedChunk>(capacity: DerivedStaging.chunksQueued)
