@@ -14,10 +14,10 @@
 --   p95_wait       95th percentile of that wait, seconds
 --   max_wait       the longest wait, seconds
 WITH runs AS (
-    SELECT r.identifier, r.type, r.wait_seconds,
-           EXISTS (SELECT 1 FROM tasks t WHERE t.launch_id = r.ran_in AND t.kind = 'bgtask' AND t.task IS r.task
-                   AND t.opened_ts = r.ended_ts AND t.closed_ts IS NOT NULL) AS completed
+    -- A run is the bgtask row its launch opened at the request's launch time, with its task id.
+    SELECT r.identifier, r.type, r.wait_seconds, coalesce(t.closed_ts IS NOT NULL, 0) AS completed
     FROM requests r
+    LEFT JOIN tasks t ON t.launch_id = r.ran_in AND t.kind = 'bgtask' AND t.task = r.task AND t.opened_ts = r.ended_ts
     WHERE r.outcome = 'launched'
 ),
 ranked AS (
