@@ -7,12 +7,9 @@
 --   errors       of them, at severity error
 --   rules        the distinct rules broken, most frequent first
 WITH scoped AS (
-    SELECT f.device, f.rule, f.severity, f.ts, c.app_version, c.os
+    SELECT f.device, f.rule, f.severity, f.ts, l.app_version, l.os
     FROM findings f
-    JOIN devices d ON d.name = f.device
-    JOIN launches l ON l.device_id = d.id AND l.name = f.launch
-    JOIN event_rows e ON e.id = (SELECT min(id) FROM event_rows WHERE id >= (l.id << 32) AND id < ((l.id + 1) << 32))
-    JOIN contexts c ON c.id = e.context_id
+    JOIN launches l ON l.device = f.device AND l.launch = f.launch
 ),
 per_rule AS (
     SELECT device, rule, count(*) AS n FROM scoped GROUP BY device, rule

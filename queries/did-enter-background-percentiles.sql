@@ -1,4 +1,5 @@
 -- How long does applicationDidEnterBackground(_:) take at p50, p95 and p99, by app version and OS, against its 5 s budget?
+-- Run `lifeline check` first: this reads the calls its replay paired (the `intervals` table).
 -- Columns:
 --   app_version  the app version
 --   os           the iOS release
@@ -7,33 +8,33 @@
 --   p95          95th percentile, seconds
 --   p99          99th percentile, seconds
 --   max          the longest, seconds
---   over_budget  calls longer than 5 s
+--   over_budget  calls longer than their budget (5 s unless configured), including those cut off by a suspend or terminate
 WITH calls AS (
-    SELECT app_version, os, phase, mono, ts,
-           lead(phase) OVER w AS next_phase, lead(ts) OVER w AS next_ts, lead(mono) OVER w AS next_mono
-    FROM events
-    WHERE event = 'didEnterBackground'
-    WINDOW w AS (PARTITION BY device, launch ORDER BY seq, ts)
+    SELECT l.app_version, l.os, i.seconds, i.outcome, i.over_budget
+    FROM intervals i
+    JOIN launches l ON l.id = i.launch_id
+    WHERE i.callback = 'didEnterBackground'
 ),
-durations AS (
-    SELECT app_version, os, coalesce(next_mono - mono, (next_ts - ts) / 1e6) AS seconds
-    FROM calls WHERE phase = 'begin' AND next_phase = 'end'
+over AS (
+    SELECT app_version, os, sum(over_budget = 1) AS over_budget FROM calls GROUP BY app_version, os
 ),
 ranked AS (
     SELECT app_version, os, seconds,
            row_number() OVER (PARTITION BY app_version, os ORDER BY seconds) AS position,
            count(*) OVER (PARTITION BY app_version, os) AS calls
-    FROM durations
+    FROM calls
+    WHERE outcome = 'returned'
 )
 -- The nearest-rank percentile: the smallest value with at least p% of the calls at or below it.
-SELECT app_version,
-       os,
-       calls,
-       round(min(CASE WHEN position >= ceil(0.50 * calls) THEN seconds END), 3) AS p50,
-       round(min(CASE WHEN position >= ceil(0.95 * calls) THEN seconds END), 3) AS p95,
-       round(min(CASE WHEN position >= ceil(0.99 * calls) THEN seconds END), 3) AS p99,
-       round(max(seconds), 3) AS max,
-       sum(seconds > 5) AS over_budget
-FROM ranked
-GROUP BY app_version, os
-ORDER BY p95 DESC, app_version, os;
+SELECT r.app_version,
+       r.os,
+       r.calls,
+       round(min(CASE WHEN r.position >= ceil(0.50 * r.calls) THEN r.seconds END), 3) AS p50,
+       round(min(CASE WHEN r.position >= ceil(0.95 * r.calls) THEN r.seconds END), 3) AS p95,
+       round(min(CASE WHEN r.position >= ceil(0.99 * r.calls) THEN r.seconds END), 3) AS p99,
+       round(max(r.seconds), 3) AS max,
+       o.over_budget
+FROM ranked r
+JOIN over o ON o.app_version IS r.app_version AND o.os IS r.os
+GROUP BY r.app_version, r.os
+ORDER BY p95 DESC, r.app_version, r.os;

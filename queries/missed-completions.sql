@@ -1,20 +1,24 @@
--- Which completion handlers and end calls never came, per API and app version?
+-- Which completion handlers and end calls never came, per API and app version, and how often?
+-- Run `lifeline check` first: this reads the work its replay followed (the `tasks` table).
 -- Columns:
---   rule         the missed-completion rule (the API: background task, BGTask, fetch, push, URL session, NSE)
---   app_version  the app version of the launch
---   findings     handlers or end calls that never came
---   devices      on how many distinct devices
---   launches     in how many launches
-SELECT f.rule,
-       c.app_version,
-       count(*) AS findings,
-       count(DISTINCT f.device) AS devices,
-       count(DISTINCT f.device || char(0) || f.launch) AS launches
-FROM findings f
-JOIN devices d ON d.name = f.device
-JOIN launches l ON l.device_id = d.id AND l.name = f.launch
-JOIN event_rows e ON e.id = (SELECT min(id) FROM event_rows WHERE id >= (l.id << 32) AND id < ((l.id + 1) << 32))
-JOIN contexts c ON c.id = e.context_id
-WHERE f.category = 'missed-completion'
-GROUP BY f.rule, c.app_version
-ORDER BY findings DESC, f.rule, c.app_version;
+--   kind          the API: background-task, bgtask, fetch, push, urlsession-events, nse or delayed-request
+--   app_version   the app version of the launch
+--   tasks         pieces of work opened (a task begun or run, a handler delivered)
+--   missed        never completed before the app was suspended or the process was terminated
+--   after_expiry  completed, but only after the system ran their expiration handler
+--   unknown       still open when the log ended: the log cannot say whether they finished
+--   missed_pct    missed as a percentage of the tasks whose end the log shows (tasks − unknown)
+--   devices       on how many distinct devices one was missed
+SELECT t.kind,
+       l.app_version,
+       count(*) AS tasks,
+       sum(t.outcome = 'never-completed') AS missed,
+       sum(t.outcome = 'expired') AS after_expiry,
+       sum(t.outcome = 'log-ended') AS unknown,
+       round(100.0 * sum(t.outcome = 'never-completed') / nullif(count(*) - sum(t.outcome = 'log-ended'), 0), 1)
+           AS missed_pct,
+       count(DISTINCT CASE WHEN t.outcome = 'never-completed' THEN l.device END) AS devices
+FROM tasks t
+JOIN launches l ON l.id = t.launch_id
+GROUP BY t.kind, l.app_version
+ORDER BY missed DESC, t.kind, l.app_version;

@@ -1,23 +1,22 @@
--- Of the processes killed in the background, what share does a finding explain, by reason, OS and version?
+-- Of the processes killed, what share does a finding explain, by reason, OS and version?
+-- Run `lifeline check` first: this reads how each launch ended (`launches`) and the findings about it.
 -- Columns:
 --   reason         the terminate event's reason (quiet and user are left out: they are not kills)
 --   os             the iOS release
 --   app_version    the app version
---   kills          terminations with this reason
+--   kills          processes terminated for this reason
 --   explained      of them, explained by a termination-explained finding (what the app did wrong)
 --   unexplained    of them, with a termination-unexplained finding (the log lacks the evidence)
 --   explained_pct  explained as a percentage of kills
-SELECT e.reason,
-       e.os,
-       e.app_version,
+SELECT l.end_reason AS reason,
+       l.os,
+       l.app_version,
        count(*) AS kills,
-       sum(EXISTS (SELECT 1 FROM findings f WHERE f.rule = 'termination-explained'
-                   AND f.device = e.device AND f.launch = e.launch AND f.ts = e.ts)) AS explained,
+       count(l.explained_by) AS explained,
        sum(EXISTS (SELECT 1 FROM findings f WHERE f.rule = 'termination-unexplained'
-                   AND f.device = e.device AND f.launch = e.launch AND f.ts = e.ts)) AS unexplained,
-       round(100.0 * sum(EXISTS (SELECT 1 FROM findings f WHERE f.rule = 'termination-explained'
-                   AND f.device = e.device AND f.launch = e.launch AND f.ts = e.ts)) / count(*), 1) AS explained_pct
-FROM events e
-WHERE e.event = 'terminate' AND coalesce(e.reason, '') NOT IN ('quiet', 'user')
-GROUP BY e.reason, e.os, e.app_version
-ORDER BY kills DESC, e.reason, e.os, e.app_version;
+                   AND f.device = l.device AND f.launch = l.launch)) AS unexplained,
+       round(100.0 * count(l.explained_by) / count(*), 1) AS explained_pct
+FROM launches l
+WHERE l.ended = 'terminated' AND coalesce(l.end_reason, '') NOT IN ('quiet', 'user')
+GROUP BY l.end_reason, l.os, l.app_version
+ORDER BY kills DESC, reason, l.os, l.app_version;

@@ -15,6 +15,10 @@ public protocol Check: AnyObject {
     /// the check would receive it: a check that must act when time passes (a wait that passed its
     /// budget) need not hear every event to notice.
     func wake(at event: ReplayEvent, context: ReplayContext)
+    /// Called once for a device-scoped check when the device's log ends, after every launch
+    /// ended (`context.launch` is the latest launch). Nothing is evidence here (see rules.md,
+    /// "The end of a log is not evidence"): what a check still follows is only written down.
+    func logEnded(context: ReplayContext)
     /// True when the check, after its launch ended, is as a fresh one would be, so that the
     /// next launch of the device can use it instead of making one (making and freeing a launch's
     /// checks cost a fifth of the replay). False unless a check says otherwise.
@@ -24,6 +28,7 @@ public protocol Check: AnyObject {
 extension Check {
     public func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {}
     public func wake(at event: ReplayEvent, context: ReplayContext) {}
+    public func logEnded(context: ReplayContext) {}
     public var isAsMade: Bool { false }
 }
 

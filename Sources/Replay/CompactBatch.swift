@@ -18,10 +18,22 @@ public struct LaunchHeader: Sendable, Hashable {
     public var launch: String
     /// The `process` of its first event: nil or `"app"` for the app, `"extension:…"` otherwise.
     public var process: String?
+    /// The envelope of its first event, which no rule reads: only its ``LaunchRecord`` quotes it.
+    public var app: String?
+    public var appVersion: String?
+    public var os: String?
+    public var model: String?
 
-    public init(launch: String, process: String?) {
+    public init(
+        launch: String, process: String?, app: String? = nil, appVersion: String? = nil, os: String? = nil,
+        model: String? = nil
+    ) {
         self.launch = launch
         self.process = process
+        self.app = app
+        self.appVersion = appVersion
+        self.os = os
+        self.model = model
     }
 }
 

@@ -38,9 +38,11 @@ public final class DeviceReplayer {
     /// The launches named by the batches received so far, by serial (see ``CompactBatch``).
     @exclusivity(unchecked) private var fedLaunches: [LaunchHeader] = []
 
-    public init(device: String, book: RuleBook, configuration: ReplayConfiguration) {
+    /// `records`: where derived records go (``DerivedRecord``; nil for none).
+    public init(device: String, book: RuleBook, configuration: ReplayConfiguration, records: RecordSink? = nil) {
         self.book = book
-        state = DeviceState(device: device, budgets: configuration.budgets, severities: configuration.severities)
+        state = DeviceState(
+            device: device, budgets: configuration.budgets, severities: configuration.severities, records: records)
         deviceChecks = book.blueprints.map { $0.scope == .device ? $0.make(configuration.budgets) : nil }
         spareChecks = Array(repeating: nil, count: book.blueprints.count)
     }
@@ -132,6 +134,12 @@ public final class DeviceReplayer {
         for launch in live.values.sorted(by: { $0.firstEvent.ts < $1.firstEvent.ts }) {
             end(launch, .endOfLog(launch.lastEvent))
         }
+        if let current {
+            let context = ReplayContext(device: state, launch: current)
+            for index in deviceChecks.indices {
+                deviceChecks[index]?.logEnded(context: context.calling(blueprint: index, of: book))
+            }
+        }
         flush(emit)
     }
 
@@ -155,7 +163,10 @@ public final class DeviceReplayer {
         let serial = nextSerial
         nextSerial &+= 1
         let first = ReplayEvent(event, launch: serial, texts: state.texts)
-        return startLaunch(LaunchHeader(launch: event.launch, process: event.process), serial: serial, first: first)
+        let header = LaunchHeader(
+            launch: event.launch, process: event.process, app: event.app, appVersion: event.appVersion, os: event.os,
+            model: event.model)
+        return startLaunch(header, serial: serial, first: first)
     }
 
     /// The launch of a batch's event, begun at its first event (nil for a serial no batch named,
@@ -177,6 +188,7 @@ public final class DeviceReplayer {
             end(previous, .superseded(by: first))
         }
         let launch = LaunchState(header, serial: serial, first: first)
+        if state.isRecording { launch.startRecording(in: state, header: header) }
         launch.checks = book.blueprints.indices.map(launchCheck)
         live[header.launch] = launch
         liveByProcess[processKey] = header.launch
@@ -200,7 +212,7 @@ public final class DeviceReplayer {
         if liveByProcess[processKey] == launch.launch { liveByProcess[processKey] = nil }
         if case .endOfLog = ending, deviceCut { launch.logCutShort = true }
         if cutLaunches.remove(launch.launch) != nil { launch.logCutShort = true }
-        launch.ended()
+        launch.ended(ending)
         let context = ReplayContext(device: state, launch: launch)
         let dispatch = launch.isExtension ? book.appExtension : book.app
         for index in dispatch.launchBlueprints {

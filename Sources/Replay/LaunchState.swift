@@ -87,6 +87,12 @@ public final class LaunchState {
 
     /// One slot per blueprint of the rule book: this launch's instance, or nil.
     @exclusivity(unchecked) var checks: [(any Check)?] = []
+    /// What the launch's derived records are made from, while it runs and only when the replay's
+    /// caller wants them (``DeviceState/isRecording``).
+    @exclusivity(unchecked) var recorder: LaunchRecorder?
+    /// The launch's number in the replay's derived records (``LaunchRecord/number``): the other
+    /// records of the launch name it by this. 0 when the replay makes no records.
+    @exclusivity(unchecked) public private(set) var recordNumber = 0
 
     /// The state of the launch `header` names, numbered `serial`, which `first` begins.
     init(_ header: LaunchHeader, serial: UInt32, first: ReplayEvent) {
@@ -108,6 +114,7 @@ public final class LaunchState {
             registered.insert(identifier)
         }
         if registeredInLaunchSequence == nil, machine.launchSequenceEnded { registeredInLaunchSequence = registered }
+        if let recorder { recorder.observe(event, kind: kind, state: machine.state) }
     }
 
     /// Records what a `config` event says of the launch; `texts` holds its attributes' text.
@@ -120,9 +127,24 @@ public final class LaunchState {
         debuggerAttached = config.bool("debugger")
     }
 
-    /// The launch ended: later events are judged as coming after its end.
-    func ended() {
+    /// Numbers the launch for the derived records of `device`'s replay and starts following it.
+    func startRecording(in device: DeviceState, header: LaunchHeader) {
+        guard let records = device.records else { return }
+        recordNumber = records.launchesBegun
+        records.launchesBegun += 1
+        recorder = LaunchRecorder(
+            device: device, header: header, number: recordNumber, first: firstEvent, isExtension: isExtension,
+            didEnterBackgroundBudget: records.didEnterBackgroundBudget)
+    }
+
+    /// The launch ended, as `ending` says: later events are judged as coming after its end, and
+    /// its derived records are made.
+    func ended(_ ending: LaunchEnding) {
         machine.launchEnded()
+        if let recorder {
+            self.recorder = nil
+            recorder.launchEnded(ending, launch: self)
+        }
     }
 }
 

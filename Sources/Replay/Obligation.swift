@@ -69,6 +69,9 @@ public struct Obligation: Sendable {
     /// Whether the discharge is due before suspension (else only before the launch ends).
     public var dueBeforeSuspension: Bool
     public var runsOnExtensions: Bool
+    /// The kind of work each opening is in the `tasks` table, or nil when it is not a task (a
+    /// callback's begin and end, which the replay writes down as an interval).
+    public var record: TaskRecord.Kind?
 
     /// Never discharged by the time it was due.
     public var missing: Report?
@@ -87,7 +90,7 @@ public struct Obligation: Sendable {
         opens: EventKind, opensIf: (@Sendable (ReplayEvent) -> Bool)? = nil, closes: EventKind,
         closesIf: (@Sendable (ReplayEvent) -> Bool)? = nil, expires: EventKind? = nil, key: Key,
         work: (@Sendable (ResolvedEvent) -> String)? = nil, deadline: Deadline? = nil, dueBeforeSuspension: Bool = true, runsOnExtensions: Bool = false,
-        missing: Report? = nil, overrun: [BudgetName: Report] = [:], expired: Report? = nil,
+        record: TaskRecord.Kind? = nil, missing: Report? = nil, overrun: [BudgetName: Report] = [:], expired: Report? = nil,
         repeated: Report? = nil, unknown: Report? = nil
     ) {
         self.opens = opens
@@ -100,6 +103,7 @@ public struct Obligation: Sendable {
         self.deadline = deadline
         self.dueBeforeSuspension = dueBeforeSuspension
         self.runsOnExtensions = runsOnExtensions
+        self.record = record
         self.missing = missing
         self.overrun = overrun
         self.expired = expired

@@ -23,6 +23,8 @@ final class ObligationCheck: Check {
     private let opensIf: (@Sendable (ReplayEvent) -> Bool)?, closesIf: (@Sendable (ReplayEvent) -> Bool)?
     private let dueBeforeSuspension: Bool
     private let keyKind: Obligation.Key
+    /// What each opening is in the `tasks` table (nil: not written down).
+    private let recordKind: TaskRecord.Kind?
     // What is open and what was discharged: not checked for exclusivity at run time, for the
     // reason given at ``LaunchState`` (a check belongs to one launch's state).
     @exclusivity(unchecked) private var open: [OpenKey: Open] = [:]
@@ -41,6 +43,7 @@ final class ObligationCheck: Check {
         closesIf = spec.closesIf
         dueBeforeSuspension = spec.dueBeforeSuspension
         keyKind = spec.key
+        recordKind = spec.record
     }
 
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
@@ -63,11 +66,13 @@ final class ObligationCheck: Check {
         }
         // The log stopped: what is open is handed to the launch, not reported as missed.
         let last = context.launch.lastEvent
+        let recording = isRecording(context)
         for key in order {
             guard let item = open[key] else { continue }
             context.launch.openWork.append(OpenWork(
                 what: spec.work(context.resolved(item.opening)), opening: item.opening,
                 openSeconds: context.seconds(from: item.opening, to: last)))
+            if recording { record(item, closing: nil, at: last, .logEnded, measured: nil, finding: nil, context: context) }
         }
         open.removeAll()
         order.removeAll()
@@ -88,7 +93,13 @@ final class ObligationCheck: Check {
 
     private func opened(_ event: ReplayEvent, context: ReplayContext) {
         guard let key = key(of: event) else { return }
-        if open[key] == nil { order.append(key) }
+        if let previous = open[key] {
+            if isRecording(context) {
+                record(previous, closing: nil, at: event, .replaced, measured: nil, finding: nil, context: context)
+            }
+        } else {
+            order.append(key)
+        }
         open[key] = Open(opening: event)
         discharged.remove(key)
         lapsed.remove(key)
@@ -108,17 +119,29 @@ final class ObligationCheck: Check {
         }
         order.removeAll { $0 == key }
         discharged.insert(key)
+        let recording = isRecording(context)
         if let expiredBy = item.expiredBy, spec.expired != nil {
             let late = context.seconds(from: expiredBy, to: event)
             if late > context.budgets[.expirationGrace] {
-                emit(spec.expired, opening: item.opening, at: event, seconds: late,
-                     budget: .expirationGrace, extra: [expiredBy], context: context)
+                let finding = emit(spec.expired, opening: item.opening, at: event, seconds: late,
+                                   budget: .expirationGrace, extra: [expiredBy], context: context)
+                if recording {
+                    record(item, closing: event, at: event, .expired, measured: measure(item, until: event, context: context),
+                           finding: finding, context: context)
+                }
                 return
             }
         }
-        if let (budget, seconds, limit, extra) = measure(item, until: event, context: context), seconds > limit {
-            emit(spec.overrun[budget], opening: item.opening, at: event, seconds: seconds, budget: budget,
-                 budgetSeconds: limit, extra: extra, context: context)
+        let measured = measure(item, until: event, context: context)
+        var finding: Caused?
+        if let (budget, seconds, limit, extra) = measured, seconds > limit {
+            finding = emit(spec.overrun[budget], opening: item.opening, at: event, seconds: seconds, budget: budget,
+                           budgetSeconds: limit, extra: extra, context: context)
+        }
+        if recording {
+            let outcome: TaskRecord.Outcome = item.expiredBy != nil ? .expired
+                : (measured.map { $0.1 > $0.2 } ?? false) ? .overBudget : .completed
+            record(item, closing: event, at: event, outcome, measured: measured, finding: finding, context: context)
         }
     }
 
@@ -148,19 +171,25 @@ final class ObligationCheck: Check {
     }
 
     private func reportOutstanding(at event: ReplayEvent, ending: LaunchEnding?, context: ReplayContext) {
+        let recording = isRecording(context)
         for key in order {
             guard let item = open[key] else { continue }
+            var finding: Caused?
             if let expiredBy = item.expiredBy, spec.expired != nil {
-                emit(spec.expired, opening: item.opening, at: event,
-                     seconds: context.seconds(from: expiredBy, to: event), budget: .expirationGrace,
-                     extra: [expiredBy], ending: ending, context: context)
+                finding = emit(spec.expired, opening: item.opening, at: event,
+                               seconds: context.seconds(from: expiredBy, to: event), budget: .expirationGrace,
+                               extra: [expiredBy], ending: ending, context: context)
             } else if spec.missing != nil {
-                emit(spec.missing, opening: item.opening, at: event, seconds: context.seconds(from: item.opening, to: event),
-                     ending: ending, context: context)
+                finding = emit(spec.missing, opening: item.opening, at: event,
+                               seconds: context.seconds(from: item.opening, to: event), ending: ending, context: context)
             } else if let (budget, seconds, limit, extra) = measure(item, until: event, context: context), seconds > limit {
                 // No discharge came, and the time already spent breaks the budget.
-                emit(spec.overrun[budget], opening: item.opening, at: event, seconds: seconds, budget: budget,
-                     budgetSeconds: limit, extra: extra, ending: ending, context: context)
+                finding = emit(spec.overrun[budget], opening: item.opening, at: event, seconds: seconds, budget: budget,
+                               budgetSeconds: limit, extra: extra, ending: ending, context: context)
+            }
+            if recording {
+                record(item, closing: nil, at: event, .neverCompleted, measured: measure(item, until: event, context: context),
+                       finding: finding, context: context)
             }
             lapsed.insert(key)
         }
@@ -168,12 +197,15 @@ final class ObligationCheck: Check {
         order.removeAll()
     }
 
+    /// Reports a breach; returns the finding's rule and number (for the work's record), or nil
+    /// when the obligation does not report this kind of breach.
+    @discardableResult
     private func emit(
         _ report: Obligation.Report?, opening: ReplayEvent?, at event: ReplayEvent, seconds: Double?,
         budget: BudgetName? = nil, budgetSeconds: Double? = nil, extra: [ReplayEvent] = [],
         ending: LaunchEnding? = nil, context: ReplayContext
-    ) {
-        guard let report else { return }
+    ) -> Caused? {
+        guard let report else { return nil }
         let limit = budgetSeconds ?? budget.map { context.budgets[$0] }
         let breach = Obligation.Breach(
             opening: opening.map(context.resolved), at: context.resolved(event), seconds: seconds, budget: budget, budgetSeconds: limit, ending: ending)
@@ -182,5 +214,34 @@ final class ObligationCheck: Check {
         context.report(
             report.rule, at: event, events: events, message: report.message(breach), budget: budget,
             budgetSeconds: limit, measured: seconds)
+        return Caused(rule: report.rule.id, number: context.latestFindingNumber)
+    }
+
+    // MARK: Records
+
+    /// A finding an opening caused, for its record.
+    private struct Caused {
+        let rule: String
+        let number: Int?
+    }
+
+    private func isRecording(_ context: ReplayContext) -> Bool { recordKind != nil && context.isRecording }
+
+    /// Writes down one opening as a ``TaskRecord``: `closing` is its discharge (nil when none
+    /// came), `end` the event its time is measured to, `measured` what ``measure(_:until:context:)``
+    /// found at `end`.
+    private func record(
+        _ item: Open, closing: ReplayEvent?, at end: ReplayEvent, _ outcome: TaskRecord.Outcome,
+        measured: (BudgetName, Double, Double, [ReplayEvent])?, finding: Caused?, context: ReplayContext
+    ) {
+        guard let kind = recordKind else { return }
+        let opening = context.resolved(item.opening)
+        let identifier = kind == .backgroundTask ? opening.backgroundTaskName : opening.identifier
+        context.record(TaskRecord(
+            launch: context.launch.recordNumber, kind: kind, task: item.opening.task,
+            call: opening.call, identifier: identifier, opened: item.opening.ts, closed: closing?.ts,
+            expired: item.expiredBy?.ts, outcome: outcome, seconds: context.seconds(from: item.opening, to: end),
+            budget: measured?.0.rawValue, budgetSeconds: measured?.2, measured: measured?.1,
+            overBudget: measured.map { $0.1 > $0.2 }, findingNumber: finding?.number, findingRule: finding?.rule))
     }
 }

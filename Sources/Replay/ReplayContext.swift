@@ -52,12 +52,31 @@ public struct ReplayContext {
     /// `mono` difference that is not (a value from input near the ends of `Double`) falls back
     /// to `ts`, and a huge finite result is kept — it is what the log says.
     public func seconds(from start: ReplayEvent, to end: ReplayEvent) -> Double {
+        Self.seconds(from: start, to: end)
+    }
+
+    /// ``seconds(from:to:)``, for the engine's own measurements.
+    static func seconds(from start: ReplayEvent, to end: ReplayEvent) -> Double {
         var elapsed = end.ts.seconds(since: start.ts)
         if let a = start.mono, let b = end.mono, start.launch == end.launch, (b - a).isFinite {
             elapsed = b - a
         }
         return max(0, elapsed)
     }
+
+    /// True when the replay's caller wants derived records (``DerivedRecord``): a check makes
+    /// one only then, so that a replay that writes no table pays nothing for them.
+    public var isRecording: Bool { device.isRecording }
+
+    /// Hands a derived record to the replay's caller (nothing when ``isRecording`` is false).
+    /// Make it when its subject is finished, with its texts resolved.
+    public func record(_ record: consuming TaskRecord) { device.records?.sink.record(record) }
+    public func record(_ record: consuming RequestRecord) { device.records?.sink.record(record) }
+
+    /// The number of the latest finding reported in this replay (from 0, in the order findings
+    /// reach the caller, across devices), for a record that names the finding it caused; nil when
+    /// no finding was reported yet or ``isRecording`` is false.
+    public var latestFindingNumber: Int? { device.latestFindingNumber }
 
     /// `event` with its texts, for a finding's message.
     public func resolved(_ event: ReplayEvent) -> ResolvedEvent { ResolvedEvent(event, texts: device.texts) }
@@ -128,16 +147,26 @@ public final class DeviceState {
     /// replay compares every event with it alone. It may lag behind (a check that asked for a
     /// later time), which only costs a look at ``wakeTimes``.
     @exclusivity(unchecked) private(set) var nextWake = Timestamp(microseconds: .max)
+    /// Where derived records go; nil when the caller wants none.
+    let records: RecordSink?
+    /// `records != nil`, kept apart: asked for every event of a launch and every piece of work.
+    let isRecording: Bool
 
-    init(device: String, budgets: Budgets, severities: [String: Severity]) {
+    init(device: String, budgets: Budgets, severities: [String: Severity], records: RecordSink? = nil) {
         self.device = device
         self.budgets = budgets
         self.severities = severities
+        self.records = records
+        isRecording = records != nil
+        records?.didEnterBackgroundBudget = budgets[.didEnterBackground]
     }
 
     func severity(of rule: Rule) -> Severity { severities[rule.id] ?? rule.severity }
 
-    func emit(_ finding: Finding) { pending.append(finding) }
+    func emit(_ finding: Finding) {
+        pending.append(finding)
+        records?.findingsReported += 1
+    }
 
     func wake(blueprint: Int, after time: Timestamp) {
         if wakeTimes.count <= blueprint {
@@ -158,5 +187,30 @@ public final class DeviceState {
     /// Makes ``nextWake`` exact again, after the checks due were woken.
     func settleNextWake() {
         nextWake = wakeTimes.min() ?? Timestamp(microseconds: .max)
+    }
+
+    func resolved(_ event: ReplayEvent) -> ResolvedEvent { ResolvedEvent(event, texts: texts) }
+
+    var latestFindingNumber: Int? {
+        guard let records, records.findingsReported > 0 else { return nil }
+        return records.findingsReported - 1
+    }
+}
+
+/// Where a replay's derived records go (``Replayer/init(book:configuration:records:)``), shared by
+/// the replays of all its devices, with the count of findings reported so far that numbers them:
+/// a device's findings reach the caller in the order they were reported, before any other
+/// device's next finding, so the count at a report is the finding's position in the output.
+public final class RecordSink {
+    let sink: any DerivedRecordSink
+    var findingsReported = 0
+    /// Launches begun so far: the next one's ``LaunchRecord/number``.
+    var launchesBegun = 0
+    /// The `did-enter-background` budget (every device of a replay has the same budgets), read
+    /// once rather than for every launch.
+    var didEnterBackgroundBudget = BudgetName.didEnterBackground.defaultSeconds
+
+    public init(_ sink: any DerivedRecordSink) {
+        self.sink = sink
     }
 }

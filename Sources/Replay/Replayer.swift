@@ -13,9 +13,26 @@ public final class Replayer {
     /// Cuts said of devices not seen yet, handed over when their first event comes.
     private var cuts: [String: [String?]] = [:]
 
-    public init(book: RuleBook, configuration: ReplayConfiguration = ReplayConfiguration()) {
+    /// Where derived records go, shared by every device's replay (nil: none are made).
+    private let records: RecordSink?
+
+    /// `records` receives the derived records (``DerivedRecord``) as their subjects finish; with
+    /// none, the replay makes none.
+    public init(
+        book: RuleBook, configuration: ReplayConfiguration = ReplayConfiguration(),
+        records: (any DerivedRecordSink)? = nil
+    ) {
         self.book = book
         self.configuration = configuration
+        self.records = records.map(RecordSink.init)
+    }
+
+    /// A replay whose derived records go to `records`, one ``DerivedRecord`` at a time.
+    public convenience init(
+        book: RuleBook, configuration: ReplayConfiguration = ReplayConfiguration(),
+        records: @escaping (DerivedRecord) -> Void
+    ) {
+        self.init(book: book, configuration: configuration, records: DerivedRecordClosure(records))
     }
 
     public func receive(_ event: borrowing Event, emit: (Finding) -> Void) {
@@ -34,7 +51,7 @@ public final class Replayer {
         if let known = devices[device] {
             replayer = known
         } else {
-            replayer = DeviceReplayer(device: device, book: book, configuration: configuration)
+            replayer = DeviceReplayer(device: device, book: book, configuration: configuration, records: records)
             for launch in cuts.removeValue(forKey: device) ?? [] { replayer.logWasCutShort(launch: launch) }
             devices[device] = replayer
         }

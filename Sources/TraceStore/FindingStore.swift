@@ -35,12 +35,16 @@ extension Store {
     /// argument with each of the `count` findings, once, in order, so that they can come from a
     /// file rather than memory; a finding's explanation must come before it (the replay reports
     /// a cause before the termination it explains).
+    ///
+    /// The derived tables (`launches`, `intervals`, `tasks`, `requests`) are replaced for the same
+    /// devices in the same transaction, by the rows `derived` staged (none when it is nil), whose
+    /// records name findings by their position in `findings`.
     @discardableResult
     public func saveRun(
         _ run: RunInfo, devices: DeviceSelection, count: Int,
-        findings: ((Finding) throws -> Void) throws -> Void
+        findings: ((Finding) throws -> Void) throws -> Void, derived: DerivedStage? = nil
     ) throws -> Int64 {
-        try write { db in
+        let runID = try write { db in
             switch devices {
             case .all:
                 try db.execute(sql: "DELETE FROM findings")
@@ -50,10 +54,12 @@ extension Store {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO runs (started_at, finished_at, version, budgets, scope, devices, events, findings)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO runs (id, started_at, finished_at, version, budgets, scope, devices, events, findings)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
+                    // The id the stage's rows were written with, unless another run took it meanwhile.
+                    try derived?.reservedRunID(db),
                     FileRecord.timestamp(run.startedAt), FileRecord.timestamp(run.finishedAt), run.version,
                     run.budgets, run.scope, run.devices, run.events, count,
                 ])
@@ -71,6 +77,8 @@ extension Store {
                 WHERE device = ? AND ts = ? AND run_id = ? AND launch = ? AND rule = ?
                 ORDER BY id DESC LIMIT 1
                 """)
+            var firstFinding: Int64?
+            var saved = 0
             try findings { finding in
                 var explainedBy: Int64?
                 if let cause = finding.explainedBy {
@@ -88,15 +96,29 @@ extension Store {
                     .real(finding.budgetSeconds), .real(finding.measured), .text(finding.unit),
                     .text(finding.message), .integer(explainedBy), .text(Self.factors(finding.factors)),
                 ])
+                if saved == 0 { firstFinding = db.lastInsertedRowID }
+                saved += 1
+            }
+            if let derived {
+                // Ids follow each other within this transaction; were they ever not to, records
+                // would name no finding rather than a wrong one.
+                if let first = firstFinding, db.lastInsertedRowID != first + Int64(saved - 1) { firstFinding = nil }
+                try derived.publish(db, devices: devices, runID: runID, firstFinding: firstFinding, findings: saved)
+            } else {
+                try DerivedTables.delete(db, devices: devices)
             }
             return runID
         }
+        derived?.published()
+        return runID
     }
 
     /// Records a run and the findings of an array (see the streaming form above).
     @discardableResult
-    public func saveRun(_ run: RunInfo, devices: DeviceSelection, findings: [Finding]) throws -> Int64 {
-        try saveRun(run, devices: devices, count: findings.count, findings: findings.forEach)
+    public func saveRun(
+        _ run: RunInfo, devices: DeviceSelection, findings: [Finding], derived: DerivedStage? = nil
+    ) throws -> Int64 {
+        try saveRun(run, devices: devices, count: findings.count, findings: findings.forEach, derived: derived)
     }
 
     /// The `factors` column: a JSON array of `{"kind", "share", "event_ids", "event_seqs"}`, or

@@ -106,7 +106,7 @@ final class LaunchDirectory {
     /// file, and corpora of small files have a batch per file).
     func flush(in db: Database) throws {
         let statement = try db.cachedStatement(sql: """
-            UPDATE launches SET first_ts = min(coalesce(first_ts, ?1), ?1),
+            UPDATE launch_rows SET first_ts = min(coalesce(first_ts, ?1), ?1),
                 last_ts = max(coalesce(last_ts, ?2), ?2),
                 events = events + ?3, unsequenced = max(unsequenced, ?4)
             WHERE id = ?5
@@ -157,14 +157,14 @@ final class LaunchDirectory {
         // Cached statements: GRDB prepares (and authorizes) plain `sql:` calls every time, which
         // showed in the profile of corpora made of many small files.
         let select = try db.cachedStatement(
-            sql: "SELECT id, first_ts, last_ts, unsequenced FROM launches WHERE device_id = ? AND name = ?")
+            sql: "SELECT id, first_ts, last_ts, unsequenced FROM launch_rows WHERE device_id = ? AND name = ?")
         let found = try ExactStatement.fetchFirst(select, [.integer(deviceID), .text(key.launch)]) { row in
             Entry(id: sqlite3_column_int64(row, 0), firstTS: ExactStatement.integer(row, 1),
                   lastTS: ExactStatement.integer(row, 2), unsequenced: sqlite3_column_int64(row, 3))
         }
         if let found { return found }
         try ExactStatement.execute(
-            db.cachedStatement(sql: "INSERT INTO launches (device_id, name) VALUES (?, ?)"),
+            db.cachedStatement(sql: "INSERT INTO launch_rows (device_id, name) VALUES (?, ?)"),
             [.integer(deviceID), .text(key.launch)])
         let id = db.lastInsertedRowID
         guard id <= Self.maxLaunchID else {

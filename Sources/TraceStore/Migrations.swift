@@ -12,6 +12,7 @@ enum Migrations {
         migrator.registerMigration("v5: events without seq found by content, without an index", migrate: dropContentHashIndex)
         migrator.registerMigration("v6: findings' explanations indexed", migrate: indexExplanations)
         migrator.registerMigration("v7: findings' factors", migrate: addFindingFactors)
+        migrator.registerMigration("v8: derived tables", migrate: DerivedTables.create)
         return migrator
     }
 

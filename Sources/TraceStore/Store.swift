@@ -12,6 +12,25 @@ public final class Store: Sendable {
 
     public let path: String
     let pool: DatabasePool
+    /// Work this store does on threads of its own, waited for when it is released.
+    private let background = DispatchGroup()
+
+    deinit {
+        background.wait()
+    }
+
+    /// Copies the WAL into the database file now, on a thread of its own, rather than when the
+    /// store is closed: a `check` that wrote its derived tables leaves tens of megabytes there,
+    /// and copying them while the caller prints its report takes them off the caller's time. The
+    /// store waits for it before it closes.
+    public func checkpointInBackground() {
+        let pool = pool
+        background.enter()
+        Thread.detachNewThread { [background] in
+            _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.passive) }
+            background.leave()
+        }
+    }
 
     /// Done once per process, before the first connection: SQLite's memory statistics take a
     /// global mutex on every allocation, which showed as the largest cost of a bulk load after
@@ -101,6 +120,15 @@ public final class Store: Sendable {
     /// Runs `body` with the database for reading, on a snapshot that writers do not disturb.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         try pool.read(body)
+    }
+
+    /// Sets the writer connection's `wal_autocheckpoint` (0: none); returns the value it had.
+    func automaticCheckpoint(pages: Int) throws -> Int {
+        try pool.writeWithoutTransaction { db in
+            let previous = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 1000
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)")
+            return previous
+        }
     }
 
     /// Runs `body` inside one write transaction, begun IMMEDIATE: it takes the write lock

@@ -63,20 +63,22 @@ extension Store {
     }
 }
 
-/// One launch as the rows of its events name it: its device, its id, and the `process` of its
+/// One launch as the rows of its events name it: its device, its id, and the context of its
 /// first row (a launch is one process).
 public final class StoredLaunch: Sendable {
     /// The launch's row id in the store, which no other launch has.
     public let id: Int64
     public let device: String
     public let name: String
-    public let process: String?
+    /// The context (`app`, `app_version`, `os`, `model`, `process`) of its first row.
+    public let context: StoredContext?
+    public var process: String? { context?.process }
 
-    init(id: Int64, device: String, name: String, process: String?) {
+    init(id: Int64, device: String, name: String, context: StoredContext?) {
         self.id = id
         self.device = device
         self.name = name
-        self.process = process
+        self.context = context
     }
 }
 
@@ -160,7 +162,7 @@ private struct StoredRowReader {
             SELECT d.name, l.id, l.name, e.id, e.ts, e.seq, e.mono, e.event, e.context_id, e.phase,
                    e.reason, e.cause, e.task, e.identifier, e.call, e.success, e.result, e.attrs
             FROM devices d
-            JOIN launches l ON l.device_id = d.id
+            JOIN launch_rows l ON l.device_id = d.id
             JOIN event_rows e ON e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
             \(filter)
             ORDER BY d.name, l.first_ts, l.id, e.id
@@ -203,8 +205,7 @@ private struct StoredRowReader {
                 let device = ExactStatement.text(stmt, C.device) ?? ""
                 let name = ExactStatement.text(stmt, C.launch) ?? ""
                 launch = StoredLaunch(
-                    id: launchID, device: device, name: name,
-                    process: contexts.byID[sqlite3_column_int64(stmt, C.context)]?.process)
+                    id: launchID, device: device, name: name, context: contexts.byID[sqlite3_column_int64(stmt, C.context)])
             }
             guard let launch else { continue }
             count += 1

@@ -70,7 +70,7 @@ import TraceModel
         let fileID = try startFile(db.store, sha: "a")
         try writer.write(batch(fileID: fileID, [event(0, ts: 100), event(1, ts: 100), event(0, launch: "L2", ts: 900)]))
         let launches = try db.store.read { db in
-            try Row.fetchAll(db, sql: "SELECT name, first_ts, last_ts, events FROM launches ORDER BY name")
+            try Row.fetchAll(db, sql: "SELECT name, first_ts, last_ts, events FROM launch_rows ORDER BY name")
         }
         #expect(launches.map { $0["name"] as String } == ["L1", "L2"])
         #expect(launches[0]["first_ts"] == 100)

@@ -33,7 +33,7 @@ import TraceModel
         #expect(kept.map { $0["message"] as String } == ["old finding"])
         #expect(kept.map { $0["none"] as Bool } == [true])
         let applied = try store.read { try Migrations.migrator.appliedMigrations($0) }
-        #expect(applied.last == "v7: findings' factors")
+        #expect(applied.contains("v7: findings' factors"))
 
         // Findings of devices not checked again stay; the new run's factors are recorded.
         let finding = Finding(

@@ -88,7 +88,7 @@ import TraceModel
         try db.store.write { database in
             let launchID: Int64 = 1
             try database.execute(sql: "INSERT INTO devices (id, name) VALUES (1, 'D1')")
-            try database.execute(sql: "INSERT INTO launches (id, device_id, name) VALUES (1, 1, 'L1')")
+            try database.execute(sql: "INSERT INTO launch_rows (id, device_id, name) VALUES (1, 1, 'L1')")
             try database.execute(sql: "INSERT INTO contexts (id) VALUES (1)")
             let index = try UnsequencedIndex.load(launchID: launchID, knownOrdinals: 0, in: database)
             let collidingKey = UnsequencedContent.hash(b, contextID: 1)

@@ -23,8 +23,10 @@ public struct Analyzer: Sendable {
         public var elapsedSeconds: Double
     }
 
-    /// Replays the store (the selected devices), records the run and its findings in the
-    /// `runs` and `findings` tables (unless `options.record` is off or no event was replayed), and returns the report of the findings that pass the filters.
+    /// Replays the store (the selected devices), records the run in `runs`, its findings in
+    /// `findings` and what the same replay derived in `launches`, `intervals`, `tasks` and
+    /// `requests` (unless `options.record` is off or no event was replayed), and returns the
+    /// report of the findings that pass the filters.
     /// `progress` is called after each device.
     public func check(
         store: Store, options: CheckOptions, version: String, progress: ((ReplayProgress) -> Void)? = nil
@@ -42,9 +44,12 @@ public struct Analyzer: Sendable {
                 if reported !== recorded, options.reports(finding) { try reported.append(finding) }
             } catch { failure = error }
         }
+        // The derived tables' rows, from the same replay, written beside it into a stage that the
+        // run's transaction publishes with the findings.
+        let staging = options.record ? DerivedStaging(store: store, devices: options.devices) : nil
         var devices = 0
         var replayed = 0
-        let replayer = Replayer(book: book, configuration: options.configuration)
+        let replayer = Replayer(book: book, configuration: options.configuration, records: staging)
         let storeReplay = StoreReplay(store: store, devices: options.devices)
         for cut in try storeReplay.cutShortLaunches() { replayer.logWasCutShort(device: cut.device, launch: cut.launch) }
         let events = try storeReplay.run { batch in
@@ -58,6 +63,7 @@ public struct Analyzer: Sendable {
                 elapsedSeconds: Date().timeIntervalSince(started)))
         }
         if let failure { throw failure }
+        let stage = try staging?.finish()
         let finished = Date()
         let run = RunInfo(
             startedAt: started, finishedAt: finished, version: version,
@@ -65,7 +71,10 @@ public struct Analyzer: Sendable {
             devices: devices, events: events)
         // A replay of no events is nothing to record: it would only replace findings with none.
         if options.record && events > 0 {
-            try store.saveRun(run, devices: options.devices, count: recorded.count, findings: recorded.forEach)
+            try store.saveRun(
+                run, devices: options.devices, count: recorded.count, findings: recorded.forEach, derived: stage)
+            // The derived tables sit in the WAL: copied while the caller prints its report.
+            if stage != nil { store.checkpointInBackground() }
         }
         return CheckReport(
             source: store.path, devices: devices, events: events, seconds: finished.timeIntervalSince(started),

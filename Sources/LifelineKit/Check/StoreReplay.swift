@@ -77,7 +77,11 @@ struct StoreReplay {
                     builder = CompactBatchBuilder(device: row.launch.device, capacity: StoreReplay.chunkSize)
                 }
                 launchID = row.launch.id
-                serial = builder?.beginLaunch(LaunchHeader(launch: row.launch.name, process: row.launch.process)) ?? 0
+                let context = row.launch.context
+                let header = LaunchHeader(
+                    launch: row.launch.name, process: context?.process, app: context?.app, appVersion: context?.appVersion,
+                    os: context?.os, model: context?.model)
+                serial = builder?.beginLaunch(header) ?? 0
             }
             guard let event = builder?.event(Self.fields(row), launch: serial) else { return }
             if event.seq == nil || !unsequenced.isEmpty {
@@ -135,7 +139,7 @@ extension StoreReplay {
         return try store.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT d.name AS device, l.name AS launch
-                FROM launches l JOIN devices d ON d.id = l.device_id
+                FROM launch_rows l JOIN devices d ON d.id = l.device_id
                 WHERE (SELECT f.truncated FROM event_rows e JOIN files f ON f.id = e.file_id
                        WHERE e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
                        ORDER BY e.id DESC LIMIT 1) = 1 \(filter)

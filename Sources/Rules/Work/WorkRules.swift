@@ -15,6 +15,8 @@ public enum WorkRules {
             Obligation.bgtask.blueprint,
             TaskSchedulerCheck.blueprint,
             PendingRequestsCheck.blueprint,
+            // After PendingRequestsCheck: it reads which submits the pending requests took.
+            RequestRecordCheck.blueprint,
             Obligation.fetch.blueprint,
             Obligation.push.blueprint,
             BackgroundPushCheck.blueprint,

@@ -7,7 +7,7 @@ extension Obligation {
     /// within the expiration grace once its expiration handler ran.
     static let bgtask = Obligation(
         opens: .bgtaskLaunch, closes: .bgtaskComplete, expires: .bgtaskExpire, key: .task,
-        deadline: .chosen(BGTaskBudget.pick),
+        deadline: .chosen(BGTaskBudget.pick), record: .bgtask,
         missing: Report(.bgtaskNotCompleted) { breach in
             "Task \(BGTaskBudget.describe(breach.opening)) was never completed \(WorkText.due(breach)), "
                 + "\(SecondsText.seconds(breach.seconds)) after it was launched; call setTaskCompleted(success:) when "

@@ -7,7 +7,7 @@ extension Obligation {
     /// the app is suspended; after the expiration handler ran, within the expiration grace.
     static let backgroundTask = Obligation(
         opens: .beginBackgroundTask, closes: .endBackgroundTask, expires: .backgroundTaskExpired,
-        key: .task, deadline: .backgroundTime,
+        key: .task, deadline: .backgroundTime, record: .backgroundTask,
         missing: Report(.backgroundTaskNotEnded) { breach in
             "Background task \(breach.opening?.task ?? 0)\(WorkText.name(of: breach.opening)) was never ended "
                 + "\(WorkText.due(breach)), \(SecondsText.seconds(breach.seconds)) after it began; call "

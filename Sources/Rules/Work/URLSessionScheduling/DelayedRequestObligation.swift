@@ -6,7 +6,7 @@ extension Obligation {
     /// app is suspended (the delayed task waits for it).
     static let delayedRequest = Obligation(
         opens: .urlsessionWillBeginDelayedRequest, closes: .urlsessionDelayedRequestComplete, key: .call,
-        work: { "delayed request of \(URLSessionText.task($0)) (call \($0.call ?? "?"))" },
+        work: { "delayed request of \(URLSessionText.task($0)) (call \($0.call ?? "?"))" }, record: .delayedRequest,
         missing: Report(.urlsessionDelayedRequestCompletionMissing) { breach in
             "The completion handler of willBeginDelayedRequest for \(breach.opening.map(URLSessionText.task) ?? "a task") "
                 + "(call \(breach.opening?.call ?? "?"), delivered at \(breach.opening.map { "\($0.ts)" } ?? "?")) was never "
