@@ -6,21 +6,31 @@
 --   findings     findings of the latest check on this device
 --   errors       of them, at severity error
 --   rules        the distinct rules broken, most frequent first
-WITH scoped AS (
+WITH scoped AS MATERIALIZED (
     SELECT f.device, f.rule, f.severity, f.ts, l.app_version, l.os
     FROM findings f
     JOIN launches l ON l.device = f.device AND l.launch = f.launch
 ),
-per_rule AS (
-    SELECT device, rule, count(*) AS n FROM scoped GROUP BY device, rule
+-- Each device's latest finding, for the version and OS it names.
+latest AS (
+    SELECT device, app_version, os, row_number() OVER (PARTITION BY device ORDER BY ts DESC) AS position
+    FROM scoped
+),
+-- Each device's rules, most frequent first.
+rules AS (
+    SELECT device, group_concat(rule, ', ') AS rules
+    FROM (SELECT device, rule, count(*) AS n FROM scoped GROUP BY device, rule ORDER BY device, n DESC, rule)
+    GROUP BY device
 )
 SELECT s.device,
-       (SELECT app_version FROM scoped x WHERE x.device = s.device ORDER BY x.ts DESC LIMIT 1) AS app_version,
-       (SELECT os FROM scoped x WHERE x.device = s.device ORDER BY x.ts DESC LIMIT 1) AS os,
+       l.app_version,
+       l.os,
        count(*) AS findings,
        sum(s.severity = 'error') AS errors,
-       (SELECT group_concat(rule, ', ') FROM (SELECT rule FROM per_rule p WHERE p.device = s.device ORDER BY n DESC, rule)) AS rules
+       r.rules
 FROM scoped s
+JOIN latest l ON l.device = s.device AND l.position = 1
+JOIN rules r ON r.device = s.device
 GROUP BY s.device
 ORDER BY findings DESC, errors DESC, s.device
 LIMIT 50;
