@@ -179,4 +179,72 @@ import Testing
         #expect(fromStream.contains { $0.hasPrefix("shared-resource-held-at-suspension 2026-11-21T08:00:09") }, "\(fromStream)")
         #expect(rules(stored.stdout).sorted() == fromStream.sorted())
     }
+
+    /// The Spark job's passes and its import at their worst: `key-by-device` over a directory with
+    /// a FIFO, a zstd file cut mid-frame and lines with a NUL in the device, a 200 kB device id and
+    /// out-of-range numbers, its records replayed by device; hand-made records that are not the
+    /// command's; and findings with NUL, extreme and invalid values to import.
+    @Test func theDistributedPassesAndTheImportAtTheirWorst() throws {
+        let directory = try CLI.temporaryDirectory()
+        let worst = [
+            #"{"ts":"2026-11-21T00:00:00Z","device":"D\u0000N","launch":"L","event":"launch","seq":-9223372036854775808,"mono":1e308}"#,
+            #"{"ts":"2026-11-21T00:00:01Z","device":""# + String(repeating: "x", count: 200_000)
+                + #"","launch":"L","event":"power","battery":1e400,"seq":99999999999999999999}"#,
+            #"{"ts":-1e300,"device":"D","launch":"L","event":"suspend"}"#,
+            "\u{0}\u{0}garbage",
+        ]
+        try (worst.joined(separator: "\n") + "\n").write(
+            to: directory.appendingPathComponent("worst.jsonl"), atomically: true, encoding: .utf8)
+        let keyed = try bash("""
+            mkdir logs && cp '\(sample)' logs/a.jsonl && mkfifo logs/b.jsonl && mv worst.jsonl logs/d.jsonl \
+            && head -40 '\(sample)' | zstd -q -c > logs/c.jsonl.zst && printf 'cut' | zstd -q -c | head -c 9 >> logs/c.jsonl.zst \
+            && timeout 60 "$LIFELINE" key-by-device logs > records; status=$?; cut -c1 records | sort -u | tr -d '\\n'; exit $status
+            """, in: directory)
+        #expect(keyed.status == 1, "\(keyed.stderr)")
+        #expect(keyed.stdout == "CEF", "only E, C and F records")
+        #expect(keyed.stderr.contains("logs/b.jsonl: ignored: not a regular file (a FIFO)"))
+        #expect(keyed.stderr.contains("logs/d.jsonl: 2 rejected lines (bad-ts 1, invalid-json 1)"))
+        let replay = try bash(
+            #"LC_ALL=C sort -s -t"$(printf '\t')" -k2,2 records | timeout 60 "$LIFELINE" check --stdin --keyed --quiet > /dev/null"#,
+            in: directory)
+        #expect(replay.status == 1)
+        #expect(replay.stderr.contains("replayed 53 events of 3 devices"))
+
+        let records = [
+            (#"E\t"D"\t-5\t99999999999999999999\t{}"#, "an E record needs DEVICE, FILE, LINE and the line"),
+            (#"E\tnot-json\t0\t1\tx"#, "the line of file 0 line 1 is not an event"),
+            (#"Z\tjunk"#, "not a record of `lifeline key-by-device` (E, C or F first)"),
+            (#"C\t"D"\t1e400"#, "a C record needs DEVICE and FILE"),
+            (#"F\tnotanumber\t{}"#, "an F record needs FILE and a file report"),
+        ]
+        for (record, reason) in records {
+            let result = try bash(#"printf '\#(record)\n' | timeout 20 "$LIFELINE" check --stdin --keyed --quiet"#, in: directory)
+            #expect(result.status == 2, "\(record)")
+            #expect(result.stderr == "error: standard input: record 1: \(reason)\n", "\(record)")
+        }
+
+        let finding = #"{"category":"overrun","device":"D","events":[],"launch":"L","message":"m","rule":"nse-overrun","severity":"error","ts":"2026-11-21T00:00:00Z""#
+        let imports: [(line: String, loads: Bool)] = [
+            (finding + #","measured":1e400}"#, false),
+            (finding.replacingOccurrences(of: "2026-11-21T00:00:00Z", with: "99999-01-01T00:00:00Z") + "}", false),
+            (finding.replacingOccurrences(of: #""severity":"error""#, with: #""severity":"fatal""#) + "}", false),
+            (finding + #","budgetSeconds":-1e308,"measured":-0.0}"#, true),
+            (finding.replacingOccurrences(of: #""device":"D""#, with: #""device":"D\u0000X""#)
+                .replacingOccurrences(of: #""message":"m""#, with: #""message":"a\u0000b""#) + "}", true),
+            (finding.replacingOccurrences(of: "nse-overrun", with: String(repeating: "r", count: 100_000)) + "}", true),
+        ]
+        for (number, (line, loads)) in imports.enumerated() {
+            let file = directory.appendingPathComponent("f\(number).jsonl")
+            try (line + "\n").write(to: file, atomically: true, encoding: .utf8)
+            let database = directory.appendingPathComponent("i\(number).db").path
+            let result = try CLI.run(["import-findings", file.path, "--db", database])
+            #expect(result.status == (loads ? 0 : 2), "case \(number): \(result.stderr)")
+            if loads {
+                #expect(try CLI.sqlite(database, "SELECT count(*) FROM findings") == "1", "case \(number)")
+            } else {
+                #expect(result.stderr.hasPrefix("error: \(file.path):1: "), "case \(number): \(result.stderr)")
+                #expect(result.stderr.split(separator: "\n").count == 1, "case \(number): one line")
+            }
+        }
+    }
 }
