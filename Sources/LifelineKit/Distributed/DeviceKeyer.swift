@@ -137,37 +137,47 @@ struct RecordWriter {
     }
 
     mutating func eventRecord(device: [UInt8], file: Int, line: Int, text: UnsafeRawBufferPointer) throws {
-        buffer.append(DeviceKeyer.RecordKind.event.rawValue)
-        buffer.append(0x09)
-        buffer.append(contentsOf: device)
-        buffer.append(0x09)
+        begin(.event, device: device)
         appendDecimal(file)
-        buffer.append(0x09)
+        field()
         appendDecimal(line)
-        buffer.append(0x09)
+        field()
         buffer.append(contentsOf: text)
-        buffer.append(0x0A)
-        if buffer.count >= flushBytes { try flush() }
+        try end()
     }
 
     mutating func cutRecord(device: [UInt8], file: Int) throws {
-        buffer.append(DeviceKeyer.RecordKind.cut.rawValue)
-        buffer.append(0x09)
-        buffer.append(contentsOf: device)
-        buffer.append(0x09)
+        begin(.cut, device: device)
         appendDecimal(file)
-        buffer.append(0x0A)
-        if buffer.count >= flushBytes { try flush() }
+        try end()
     }
 
     mutating func fileRecord(index: Int, report: FileReport) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        buffer.append(DeviceKeyer.RecordKind.file.rawValue)
-        buffer.append(0x09)
+        begin(.file)
         appendDecimal(index)
-        buffer.append(0x09)
+        field()
         buffer.append(contentsOf: try encoder.encode(report))
+        try end()
+    }
+
+    /// A record's kind and, for a device's record, its device, each followed by a tab.
+    private mutating func begin(_ kind: DeviceKeyer.RecordKind, device: [UInt8]? = nil) {
+        buffer.append(kind.rawValue)
+        field()
+        if let device {
+            buffer.append(contentsOf: device)
+            field()
+        }
+    }
+
+    private mutating func field() {
+        buffer.append(0x09)
+    }
+
+    /// Ends the record; hands the buffer over when it is full.
+    private mutating func end() throws {
         buffer.append(0x0A)
         if buffer.count >= flushBytes { try flush() }
     }
