@@ -44,6 +44,11 @@ public struct AppLifecycle: Sendable {
     public private(set) var suspendedBy: ReplayEvent?
     /// The launch's `terminate`, once it came.
     public private(set) var terminated: ReplayEvent?
+    /// `terminated != nil`, kept apart: testing the optional copies the event.
+    private var hasTerminated = false
+    /// True when the latest event applied was the launch's first `terminate`, the one that ends
+    /// it: a flag, so that the replay need not compare the event with ``terminated``.
+    public private(set) var latestTerminated = false
     /// The latest event that moved the state, for messages.
     public private(set) var lastMove: LifecycleMove?
     /// The scenes of a scene-based launch (empty until its first scene event).
@@ -71,6 +76,7 @@ public struct AppLifecycle: Sendable {
     /// Applies `event` (of kind `kind`). Returns the breach, if the event is not a legal move.
     public mutating func apply(_ event: ReplayEvent, kind: EventKind) -> LifecycleBreach? {
         stateBefore = state
+        latestTerminated = false
         guard !hasEnded else { return afterEnd() }
         if !sawFirstEvent {
             sawFirstEvent = true
@@ -98,8 +104,7 @@ public struct AppLifecycle: Sendable {
         case .terminate:
             // Legal from every state, whatever its reason; the fields are kept for the checks
             // that measure at the launch's end.
-            if terminated == nil { terminated = event }
-            state = .notRunning
+            terminating(event)
             lastMove = LifecycleMove(kind: kind, ts: event.ts)
             return nil
         case .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive, .sceneWillResignActive,
@@ -111,7 +116,7 @@ public struct AppLifecycle: Sendable {
             return breach
         case .backgroundTimeRemaining:
             let breach = ranCode(event, kind: kind)
-            if state == .background { lastTimeRemaining = event }
+            if state == .background { read(timeRemaining: event) }
             return breach
         case .willFinishLaunching, .restoreState, .willTerminate, .memoryWarning, .beginBackgroundTask,
              .endBackgroundTask, .backgroundTaskExpired, .expiringActivity, .bgtaskRegister, .bgtaskSubmit,
@@ -201,10 +206,27 @@ public struct AppLifecycle: Sendable {
         return .whileSuspended
     }
 
+    /// The first `terminate` ends the launch; the state is `notRunning` after any.
+    @inline(never)
+    private mutating func terminating(_ event: ReplayEvent) {
+        if !hasTerminated {
+            terminated = event
+            hasTerminated = true
+            latestTerminated = true
+        }
+        state = .notRunning
+    }
+
+    @inline(never)
+    private mutating func read(timeRemaining event: ReplayEvent) {
+        lastTimeRemaining = event
+    }
+
+    @inline(never)
     private mutating func afterEnd() -> LifecycleBreach? {
         // Events of a launch superseded by a newer launch of the same process are passed over:
         // which process really ran them cannot be told.
-        guard terminated != nil else { return nil }
+        guard hasTerminated else { return nil }
         defer { reportedAfterTerminate = true }
         return .afterTerminate(first: !reportedAfterTerminate)
     }
@@ -212,6 +234,7 @@ public struct AppLifecycle: Sendable {
     // MARK: Scenes
 
     /// A scene event: the scene's move, then the app state its scenes imply.
+    @inline(never)
     private mutating func sceneEvent(_ event: ReplayEvent, kind: EventKind) -> LifecycleBreach? {
         if state == .suspended, event.phase != .end {
             // A scene callback is app code: the missing resume is assumed, as for any code.
@@ -234,6 +257,7 @@ public struct AppLifecycle: Sendable {
     /// An app-level notification in a scene-based launch: legal as the announcement of the
     /// change the scene events just made (or as the `didEnterBackground` step of a launch or
     /// resume into the background); the app's state stays what its scenes say.
+    @inline(never)
     private mutating func announce(_ notification: Notification, _ event: ReplayEvent) -> LifecycleBreach? {
         let kind = notification.kind
         if state == .suspended {
@@ -268,6 +292,7 @@ public struct AppLifecycle: Sendable {
 
     /// The first event of the launch is not `launch`: the log began mid-launch. The state is
     /// guessed as background until a life-cycle event confirms one.
+    @inline(never)
     private mutating func beginMidLaunch(_ event: ReplayEvent) {
         stateInferred = true
         state = .background
@@ -276,6 +301,7 @@ public struct AppLifecycle: Sendable {
         backgroundSince = event
     }
 
+    @inline(never)
     private mutating func launched(_ event: ReplayEvent) {
         launchEvent = event
         launchSequenceEnded = false
@@ -303,6 +329,7 @@ public struct AppLifecycle: Sendable {
     }
 
     /// Applies a life-cycle move (legal or not: the replay goes on in the state the event implies).
+    @inline(never)
     private mutating func move(to target: AppState, by event: ReplayEvent, kind: EventKind) {
         let before = state
         state = target
@@ -352,6 +379,7 @@ public struct AppLifecycle: Sendable {
 
     /// An extension process follows only its own moves; any other event is app code (or not)
     /// by ``EventKind/isAppCode`` and ``EventKind/isLifecycleCallback``, which list every kind.
+    @inline(never)
     private mutating func applyInExtension(_ event: ReplayEvent, kind: EventKind) -> LifecycleBreach? {
         if kind == .launch {
             launchEvent = event
@@ -365,8 +393,7 @@ public struct AppLifecycle: Sendable {
             state = .background
             enterBackgroundPeriod(event)
         } else if kind == .terminate {
-            if terminated == nil { terminated = event }
-            state = .notRunning
+            terminating(event)
         } else if state == .suspended, kind.isAppCode || kind.isLifecycleCallback, event.phase != .end {
             state = .background
             enterBackgroundPeriod(event)

@@ -74,9 +74,10 @@ public final class DeviceReplayer {
     private func replay(_ event: ReplayEvent, in launch: LaunchState, emit: (Finding) -> Void) {
         let kind = event.kind
         let ordinal = kind.ordinal
+        state.eventNumber &+= 1
         // The life cycle moves first: every check reads the state after the event.
         launch.apply(event, kind: kind)
-        if kind == .config { launch.read(config: event, texts: state.texts) }
+        if kind == .config { launch.read(config: event, device: state) }
         let context = ReplayContext(device: state, launch: launch)
         // Indexing the tables in place: copying a `Dispatch` per event would retain its arrays.
         let isExtension = launch.isExtension
@@ -96,11 +97,15 @@ public final class DeviceReplayer {
             }
         }
         launch.lastEvent = event
-        // The life cycle kept the launch's first terminate: this is it (ending twice does nothing).
-        if kind == .terminate, launch.terminated == event {
-            end(launch, .terminated(event))
-        }
+        // The launch's first terminate ends it (ending twice does nothing).
+        if kind == .terminate, launch.latestTerminated { ended(launch, terminatedBy: event) }
         flush(emit)
+    }
+
+    /// Apart, with its copy of the event: inline, the copy was made for every event.
+    @inline(never)
+    private func ended(_ launch: LaunchState, terminatedBy event: ReplayEvent) {
+        end(launch, .terminated(event))
     }
 
     /// The device checks' part of an event at which a check may be due to wake: in blueprint
@@ -143,8 +148,15 @@ public final class DeviceReplayer {
         flush(emit)
     }
 
+    /// Inlined for its test, run after every event; the rare hand-over is not.
+    @inline(__always)
     private func flush(_ emit: (Finding) -> Void) {
         guard !state.pending.isEmpty else { return }
+        handOver(emit)
+    }
+
+    @inline(never)
+    private func handOver(_ emit: (Finding) -> Void) {
         state.pending.forEach(emit)
         state.pending.removeAll(keepingCapacity: true)
     }

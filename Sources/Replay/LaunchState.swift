@@ -50,6 +50,8 @@ public final class LaunchState {
     public var lastTimeRemaining: ReplayEvent? { machine.lastTimeRemaining }
     /// The `terminate` event, once the process has ended.
     public var terminated: ReplayEvent? { machine.terminated }
+    /// True when the latest event was the launch's first `terminate`: the one that ends it.
+    var latestTerminated: Bool { machine.latestTerminated }
     /// The `suspend` that put the app in the suspended state.
     public var suspendedBy: ReplayEvent? { machine.suspendedBy }
     /// `BGTaskSchedulerPermittedIdentifiers` from this launch's `config`, if logged.
@@ -65,6 +67,11 @@ public final class LaunchState {
     @exclusivity(unchecked) public private(set) var registeredInLaunchSequence: Set<TextID>?
     /// The first and the latest event of the launch.
     public let firstEvent: ReplayEvent
+    /// The events of the launch replayed so far, the latest included.
+    @exclusivity(unchecked) private var eventsApplied = 0
+    /// True while the event being replayed is the launch's first (``firstEvent``): a count, so
+    /// that a check need not compare events.
+    public var isAtFirstEvent: Bool { eventsApplied == 1 }
     @exclusivity(unchecked) public internal(set) var lastEvent: ReplayEvent
     /// Findings of this launch whose rule ``Rule/explainsTermination``, in the order they were
     /// reported or said to still stand.
@@ -106,25 +113,34 @@ public final class LaunchState {
     }
 
     /// Applies `event` to the life cycle and records the identifiers it registers, before any
-    /// check sees it (a `config` is read by ``read(config:texts:)``).
+    /// check sees it (a `config` is read by ``read(config:device:)``).
     func apply(_ event: ReplayEvent, kind: EventKind) {
+        eventsApplied &+= 1
         currentBreach = machine.apply(event, kind: kind)
         hasBreach = currentBreach != nil
         if kind == .bgtaskRegister, !machine.hasEnded, let identifier = event.identifier {
             registered.insert(identifier)
         }
         if registeredInLaunchSequence == nil, machine.launchSequenceEnded { registeredInLaunchSequence = registered }
-        if let recorder { recorder.observe(event, kind: kind, state: machine.state) }
+        if recorder != nil { record(event, kind: kind) }
     }
 
-    /// Records what a `config` event says of the launch; `texts` holds its attributes' text.
-    /// Apart from ``apply(_:kind:)`` so that the other events do not pass the text table.
-    func read(config event: ReplayEvent, texts: TextTable) {
+    /// Out of line, so that the events of a replay with no recorder (the in-memory replay, `check
+    /// --stdin`) do not pay for a copy of the event that the inlined recorder needs.
+    @inline(never)
+    private func record(_ event: ReplayEvent, kind: EventKind) {
+        recorder?.observe(event, kind: kind, state: machine.state)
+    }
+
+    /// Records what a `config` event says of the launch, as `device` read it (see
+    /// ``DeviceState/config(_:)``). Apart from ``apply(_:kind:)`` so that the other events do not
+    /// pass the device.
+    func read(config event: ReplayEvent, device: DeviceState) {
         guard !machine.hasEnded, case .config(let attrs) = event.details else { return }
-        let config = AttributeReader(attrs.map { texts[$0] }, only: ["permitted_identifiers", "background_modes", "debugger"])
-        permittedIdentifiers = config.strings("permitted_identifiers")
-        backgroundModes = config.strings("background_modes")
-        debuggerAttached = config.bool("debugger")
+        let config = device.config(attrs)
+        permittedIdentifiers = config.permittedIdentifiers
+        backgroundModes = config.backgroundModes
+        debuggerAttached = config.debuggerAttached
     }
 
     /// Numbers the launch for the derived records of `device`'s replay and starts following it.

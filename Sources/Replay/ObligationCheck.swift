@@ -46,17 +46,33 @@ final class ObligationCheck: Check {
         recordKind = spec.record
     }
 
+    /// Only compares kinds, and hands the event on: each piece of work that copies the event is
+    /// out of line, else the compiler makes the copy on entry, for every event.
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+        if kind == opens || kind == closes || kind == expires { take(event, kind: kind, context: context) }
+        if kind == .suspend, dueBeforeSuspension { suspended(event, context: context) }
+    }
+
+    @inline(never)
+    private func take(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         if kind == opens, opensIf?(event) ?? true {
             opened(event, context: context)
         } else if kind == closes, closesIf?(event) ?? true {
             closed(event, context: context)
-        } else if kind == expires, let key = key(of: event) {
-            open[key]?.expiredBy = event
+        } else if kind == expires {
+            expired(event)
         }
-        if kind == .suspend, dueBeforeSuspension {
-            reportOutstanding(at: event, ending: nil, context: context)
-        }
+    }
+
+    /// Apart, with its copy of the event: inline, the copy was made on entry for every event.
+    @inline(never)
+    private func expired(_ event: ReplayEvent) {
+        if let key = key(of: event) { open[key]?.expiredBy = event }
+    }
+
+    @inline(never)
+    private func suspended(_ event: ReplayEvent, context: ReplayContext) {
+        reportOutstanding(at: event, ending: nil, context: context)
     }
 
     func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {

@@ -147,6 +147,11 @@ public final class DeviceState {
     /// replay compares every event with it alone. It may lag behind (a check that asked for a
     /// later time), which only costs a look at ``wakeTimes``.
     @exclusivity(unchecked) private(set) var nextWake = Timestamp(microseconds: .max)
+    /// The latest `config` read, by its attributes' text number (see ``config(_:)``).
+    private var latestConfig: (attrs: TextID?, config: LaunchConfig)?
+    /// The number of the event being replayed, counted from 1 over the device's log: an event's
+    /// identity within the replay, cheaper to compare than the event.
+    @exclusivity(unchecked) public internal(set) var eventNumber = 0
     /// Where derived records go; nil when the caller wants none.
     let records: RecordSink?
     /// `records != nil`, kept apart: asked for every event of a launch and every piece of work.
@@ -190,6 +195,16 @@ public final class DeviceState {
     }
 
     func resolved(_ event: ReplayEvent) -> ResolvedEvent { ResolvedEvent(event, texts: texts) }
+
+    /// What a `config` event whose attributes are the text `attrs` says. A device logs the same
+    /// configuration at every launch: the latest one read is kept, and its text number (equal
+    /// texts have equal numbers) spares parsing it again.
+    func config(_ attrs: TextID?) -> LaunchConfig {
+        if let latestConfig, latestConfig.attrs == attrs { return latestConfig.config }
+        let config = LaunchConfig(attrs.map { texts[$0] })
+        latestConfig = (attrs, config)
+        return config
+    }
 
     var latestFindingNumber: Int? {
         guard let records, records.findingsReported > 0 else { return nil }

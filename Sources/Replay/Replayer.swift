@@ -45,8 +45,15 @@ public final class Replayer {
         deviceReplayer(batch.device).receive(batch, emit: emit)
     }
 
+    /// Inlined for the common case, an event of the same device as the one before.
+    @inline(__always)
     private func deviceReplayer(_ device: String) -> DeviceReplayer {
         if let last, last.device == device { return last }
+        return lookUp(device)
+    }
+
+    @inline(never)
+    private func lookUp(_ device: String) -> DeviceReplayer {
         let replayer: DeviceReplayer
         if let known = devices[device] {
             replayer = known

@@ -62,7 +62,7 @@ final class PendingRequestsCheck: Check {
         guard error == nil, let kind else { return }  // a submit that threw scheduled nothing
         let others = store.pending(kind, besides: id)
         guard others.count + 1 > kind.limit else {
-            store.schedule(id, .init(kind: kind, submit: event))
+            store.schedule(id, .init(kind: kind, submit: event, number: context.device.eventNumber))
             return
         }
         // Over the limit the system refuses the request, so it is not counted as pending.

@@ -51,7 +51,7 @@ final class RequestRecordCheck: Check {
         let store = store ?? context.device.store(TaskRequestStore.self)
         self.store = store
         // Scheduled only if the store took this very submit as the identifier's pending request.
-        guard let scheduled = store.pending[identifier], scheduled.submit == event
+        guard let scheduled = store.pending[identifier], scheduled.number == context.device.eventNumber
         else {
             let submit = context.resolved(event)
             let outcome: RequestRecord.Outcome = submit.requestError != nil ? .rejected

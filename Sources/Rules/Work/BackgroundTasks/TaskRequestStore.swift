@@ -20,6 +20,8 @@ final class TaskRequestStore: DeviceStore {
         var kind: Kind
         /// The submit that scheduled it.
         var submit: ReplayEvent
+        /// The submit's number in the device's replay (``DeviceState/eventNumber``).
+        var number: Int
     }
 
     /// Requests scheduled and neither run nor cancelled, by identifier.

@@ -83,7 +83,7 @@ final class NeverRanCheck: Check {
         case .fetchPerform: if app { end(.fetch) }
         case .launch:
             guard app else { break }
-            if context.launch.firstEvent == event { unjudged = context.launch }
+            if context.launch.isAtFirstEvent { unjudged = context.launch }
             if event.reason == .user { userOpened(event) }
         case .resume:
             // A resume without a cause is the user bringing the app back (rules.md).
@@ -125,7 +125,7 @@ final class NeverRanCheck: Check {
         let store = requests ?? context.device.store(TaskRequestStore.self)
         requests = store
         // Scheduled only if the store took this very submit as the identifier's pending request.
-        guard let request = store.pending[identifier], request.submit == event else { return }
+        guard let request = store.pending[identifier], request.number == context.device.eventNumber else { return }
         guard case .submit(_, _, let earliest, let power, let network) = event.details else { return }
         let eligible = max(event.ts, earliest ?? event.ts)
         let index: Int
