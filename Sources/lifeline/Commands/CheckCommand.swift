@@ -25,7 +25,8 @@ struct CheckCommand: ParsableCommand {
             as with --rule, so that the store's findings and derived tables stay whole per device. \
             What is printed, and what --fail-on judges, is the findings of the selected launches. \
             No such launch in the database is nothing to check (exit 3). With --stdin every \
-            device is replayed (a stream is read once) and the findings are filtered the same way.
+            device is replayed (a stream is read once; --keyed leaves out the devices without \
+            such a launch) and the findings are filtered the same way.
 
             With --stdin, JSON lines are read from standard input \
             and findings written to standard output (as JSON lines unless --format says \
@@ -129,11 +130,11 @@ struct CheckCommand: ParsableCommand {
         }
         guard report.events > 0 else {
             // With --app, devices that hold events but no launch of the app are the reason.
-            let holdsEvents = try { () throws -> Bool in
+            let holdsEvents = try CommandFailure.reading { () throws -> Bool in
                 guard options.apps.isSet else { return false }
                 if device.isEmpty { return try store.holdsEvents(device: nil) }
                 return try device.contains { try store.holdsEvents(device: $0) }
-            }()
+            }
             throw holdsEvents ? database.nothingOf(options.apps, devices: device) : database.nothingToCheck(devices: device, inWindow: false)
         }
         try render(report, listCommand: "lifeline check" + database.argument)

@@ -97,7 +97,7 @@ struct QueryCommand: ParsableCommand {
                 }
             }
             print(result.rendered(QueryFormat(rawValue: format.rawValue) ?? .table, width: width), terminator: "")
-            if result.rows.isEmpty, let note = try emptyAnswerNote(store, values) { Terminal.printError("note: " + note) }
+            if result.rows.isEmpty, let note = try CommandFailure.reading({ try emptyAnswerNote(store, values) }) { Terminal.printError("note: " + note) }
         }
     }
 

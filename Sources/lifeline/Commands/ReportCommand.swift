@@ -59,10 +59,14 @@ struct ReportCommand: ParsableCommand {
                 throw CommandFailure.unreadable("\(error)")
             }
             guard summary.latestRun != nil else {
+                if try CommandFailure.reading({ try !store.holdsEvents(device: nil) }) {
+                    throw CommandFailure.nothingToCheck(
+                        "\(database.path) holds no events: ingest logs first with `lifeline ingest\(database.argument) PATH…`, then run `lifeline check\(database.argument)`")
+                }
                 throw CommandFailure.nothingToCheck("no check has been run on \(database.path): run `lifeline check\(database.argument)` first")
             }
             guard summary.events > 0 else {
-                if apps.selection.isSet, try !store.holdsEvents(app: apps.app, appVersion: apps.appVersion) {
+                if apps.selection.isSet, try CommandFailure.reading({ try !store.holdsEvents(app: apps.app, appVersion: apps.appVersion) }) {
                     throw database.nothingOf(apps.selection)
                 }
                 throw CommandFailure.nothingToCheck("no events in \(database.path) match the window and filters given")
