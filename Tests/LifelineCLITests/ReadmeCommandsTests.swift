@@ -74,16 +74,8 @@ import Testing
         for (commands, shown) in pairs {
             let script = commands.map { $0.replacingOccurrences(of: "swift run lifeline ", with: "'\(CLI.executable.path)' ") }
                 .joined(separator: "\n")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", script]
-            process.currentDirectoryURL = directory
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(commands)")
+            let (status, text) = try Self.shell(script, in: directory)
+            #expect(status == 0, "\(commands)")
             let stable = { (text: String) in text.replacingOccurrences(of: checkTime, with: "latest check T", options: .regularExpression) }
             #expect(stable(text) == stable(shown), "\(commands.joined(separator: "; ")) printed:\n\(text)")
         }
@@ -100,18 +92,24 @@ import Testing
             at: directory.appendingPathComponent("queries"), withDestinationURL: CLI.root.appendingPathComponent("queries"))
         let device = try CLI.sqlite(directory.appendingPathComponent("lifeline.db").path, "SELECT name FROM devices LIMIT 1")
         for command in commands {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", command.replacingOccurrences(of: "DEVICE-ID", with: device)]
-            process.currentDirectoryURL = directory
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(command)")
+            let (status, text) = try Self.shell(command.replacingOccurrences(of: "DEVICE-ID", with: device), in: directory)
+            #expect(status == 0, "\(command)")
             // -header -column: the header, a rule of dashes, then the rows.
             #expect(text.split(separator: "\n").count >= 3, "\(command) printed: \(text)")
         }
+    }
+
+    /// Runs `script` with /bin/sh in `directory`: its exit status and standard output.
+    static func shell(_ script: String, in directory: URL) throws -> (status: Int32, stdout: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
     }
 }

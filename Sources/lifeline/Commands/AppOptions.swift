@@ -1,8 +1,9 @@
 import ArgumentParser
 import LifelineKit
 
-/// `--app` and `--app-version`, shared by `check`, `timeline` and `report`: the launches of one
-/// app, or of one version (a launch belongs to the app and version of its first event).
+/// `--app` and `--app-version`, shared by `check`, `timeline`, `report` and `query` (which binds
+/// them to `:app` and `:app_version`): the launches of one app, or of one version (a launch
+/// belongs to the app and version of its first event).
 struct AppOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only launches of this app (the logs' `app`: its bundle id).", valueName: "bundle-id"))
     var app: String?
@@ -14,14 +15,12 @@ struct AppOptions: ParsableArguments {
 
     var selection: AppSelection { AppSelection(app: app, version: appVersion) }
 
-    func validate() throws {
-        try CommandFailure.reporting { try Self.check(app: app, appVersion: appVersion) }
-    }
-
     /// An empty bundle id or version could only be a mistake (a variable that was not set).
-    static func check(app: String?, appVersion: String?) throws {
-        if app?.isEmpty == true { throw CommandFailure.usage("--app needs a bundle id, such as --app com.example.news") }
-        if appVersion?.isEmpty == true { throw CommandFailure.usage("--app-version needs a version, such as --app-version 5.12.0") }
+    func validate() throws {
+        try CommandFailure.reporting {
+            if app?.isEmpty == true { throw CommandFailure.usage("--app needs a bundle id, such as --app com.example.news") }
+            if appVersion?.isEmpty == true { throw CommandFailure.usage("--app-version needs a version, such as --app-version 5.12.0") }
+        }
     }
 }
 

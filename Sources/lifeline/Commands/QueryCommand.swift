@@ -43,13 +43,8 @@ struct QueryCommand: ParsableCommand {
     @Option(name: .customLong("param"), help: ArgumentHelp("A parameter of the query (repeatable).", valueName: "name=value"))
     var parameters: [String] = []
 
-    @Option(help: ArgumentHelp("Only launches of this app: binds :app (--list shows the queries that take it).", valueName: "bundle-id"))
-    var app: String?
-
-    @Option(
-        name: .customLong("app-version"),
-        help: ArgumentHelp("Only launches of this app version: binds :app_version.", valueName: "version"))
-    var appVersion: String?
+    /// Bound to `:app` and `:app_version`.
+    @OptionGroup var apps: AppOptions
 
     @Option(help: "Output format: table (aligned, long cells cut with …), csv, json, jsonl or markdown.")
     var format: Format = .table
@@ -67,7 +62,6 @@ struct QueryCommand: ParsableCommand {
             if list == (query != nil) {
                 throw CommandFailure.usage(list ? "give either --list or a query, not both" : "give a query (a canned query's name, a .sql file or SQL), or --list")
             }
-            try AppOptions.check(app: app, appVersion: appVersion)
             _ = try parsedParameters()
         }
     }
@@ -104,8 +98,8 @@ struct QueryCommand: ParsableCommand {
     /// The parameters `--app` and `--app-version` bind, by name, with their flag.
     private var filters: [String: String] {
         var filters: [String: String] = [:]
-        if app != nil { filters["app"] = "--app" }
-        if appVersion != nil { filters["app_version"] = "--app-version" }
+        if apps.app != nil { filters["app"] = "--app" }
+        if apps.appVersion != nil { filters["app_version"] = "--app-version" }
         return filters
     }
 
@@ -144,7 +138,7 @@ struct QueryCommand: ParsableCommand {
             if let first = name.first, ":$@".contains(first) { name.removeFirst() }
             values[name] = String(pair[pair.index(after: equals)...])
         }
-        for (name, value) in [("app", app), ("app_version", appVersion)] {
+        for (name, value) in [("app", apps.app), ("app_version", apps.appVersion)] {
             guard let value else { continue }
             if values[name] != nil, let flag = filters[name] {
                 throw CommandFailure.usage("\(flag) binds :\(name): give it or --param \(name)=…, not both")
