@@ -1,6 +1,9 @@
 -- How much background time does the app use each time it is in the background, by app version and OS?
 -- A background period runs from the move into the background (didEnterBackground, or a launch or resume for an event) to the suspension, the return to the foreground or the end of the process.
 -- Run `lifeline check` first: this reads the periods its replay followed (`launches.background_periods`).
+-- Parameters:
+--   app          optional: only the background periods of launches of this app (its bundle id, as --app gives it); every app when left out
+--   app_version  optional: only the background periods of launches of this app version (--app-version); every version when left out
 -- Columns:
 --   app_version      the app version
 --   os               the iOS release
@@ -20,6 +23,7 @@ periods AS (
     SELECT l.app_version, l.os, json_extract(p.value, '$[0]') AS seconds, json_extract(p.value, '$[1]') AS outcome
     FROM launches l, json_each(l.background_periods) p
     WHERE json_extract(p.value, '$[1]') != 'log-ended'
+      AND (:app IS NULL OR l.app = :app) AND (:app_version IS NULL OR l.app_version = :app_version)
 ),
 ranked AS (
     SELECT app_version, os, seconds, outcome,

@@ -1,5 +1,8 @@
 -- Which BGTask identifiers are submitted, how many of their requests ran and completed, how long did they wait, and which never ran?
 -- Run `lifeline check` first: this reads every request its replay followed (`requests`) and each task run (`tasks`).
+-- Parameters:
+--   app          optional: only the requests submitted by launches of this app (its bundle id, as --app gives it); every app when left out
+--   app_version  optional: only the requests submitted by launches of this app version (--app-version); every version when left out
 -- Columns:
 --   identifier     the task identifier
 --   type           refresh or processing, as submitted
@@ -13,10 +16,17 @@
 --   p50_wait       median wait of the runs, seconds, from when the request could first run (its earliest begin date, or its submit) to its launch
 --   p95_wait       95th percentile of that wait, seconds
 --   max_wait       the longest wait, seconds
-WITH runs AS (
+WITH scoped AS (
+    -- The requests of the launches selected: each belongs to the launch that submitted it.
+    SELECT r.*
+    FROM requests r
+    JOIN launches l ON l.id = r.launch_id
+    WHERE (:app IS NULL OR l.app = :app) AND (:app_version IS NULL OR l.app_version = :app_version)
+),
+runs AS (
     -- A run is the bgtask row its launch opened at the request's launch time, with its task id.
     SELECT r.identifier, r.type, r.wait_seconds, coalesce(t.closed_ts IS NOT NULL, 0) AS completed
-    FROM requests r
+    FROM scoped r
     LEFT JOIN tasks t ON t.launch_id = r.ran_in AND t.kind = 'bgtask' AND t.task = r.task AND t.opened_ts = r.ended_ts
     WHERE r.outcome = 'launched'
 ),
@@ -43,7 +53,7 @@ counts AS (
            sum(outcome = 'cancelled') AS cancelled,
            sum(outcome = 'launched') AS launched,
            sum(outcome = 'pending') AS never_ran
-    FROM requests
+    FROM scoped
     GROUP BY identifier, type
 )
 SELECT c.identifier,

@@ -1,6 +1,9 @@
 -- How long does each UIKit callback logged with a begin and an end take at p50, p95 and p99, by app version and OS?
 -- didFinishLaunching is most of a launch's time to first frame; didEnterBackground has 5 s.
 -- Run `lifeline check` first: this reads the calls its replay paired (the `intervals` table).
+-- Parameters:
+--   app          optional: only the calls of launches of this app (its bundle id, as --app gives it); every app when left out
+--   app_version  optional: only the calls of launches of this app version (--app-version); every version when left out
 -- Columns:
 --   callback      the event name (didFinishLaunching, willFinishLaunching, restoreState, didEnterBackground, scene.didEnterBackground, expiringActivity, …)
 --   app_version   the app version
@@ -16,6 +19,7 @@ WITH calls AS (
     SELECT i.callback, l.app_version, l.os, i.seconds, i.outcome, i.over_budget
     FROM intervals i
     JOIN launches l ON l.id = i.launch_id
+    WHERE (:app IS NULL OR l.app = :app) AND (:app_version IS NULL OR l.app_version = :app_version)
 ),
 totals AS (
     SELECT callback, app_version, os,

@@ -1,4 +1,7 @@
 -- Which devices have the most findings, and on which app version and OS release?
+-- Parameters:
+--   app          optional: only the findings of launches of this app (its bundle id, as --app gives it); every app when left out
+--   app_version  optional: only the findings of launches of this app version (--app-version); every version when left out
 -- Columns:
 --   device       the installation
 --   app_version  the app version of its latest launch with a finding
@@ -10,6 +13,7 @@ WITH scoped AS MATERIALIZED (
     SELECT f.device, f.rule, f.severity, f.ts, l.app_version, l.os
     FROM findings f
     JOIN launches l ON l.device = f.device AND l.launch = f.launch
+    WHERE (:app IS NULL OR l.app = :app) AND (:app_version IS NULL OR l.app_version = :app_version)
 ),
 -- Each device's latest finding, for the version and OS it names.
 latest AS (

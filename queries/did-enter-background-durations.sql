@@ -1,6 +1,9 @@
 -- How long does applicationDidEnterBackground(_:) take? UIKit gives it five seconds.
 -- One row per call whose begin and end were both logged, slowest first.
 -- Run `lifeline check` first: this reads the calls its replay paired (the `intervals` table).
+-- Parameters:
+--   app          optional: only the calls of launches of this app (its bundle id, as --app gives it); every app when left out
+--   app_version  optional: only the calls of launches of this app version (--app-version); every version when left out
 -- Columns:
 --   device       the device
 --   launch       the process launch
@@ -19,4 +22,5 @@ SELECT l.device,
 FROM intervals i
 JOIN launches l ON l.id = i.launch_id
 WHERE i.callback = 'didEnterBackground' AND i.outcome = 'returned'
+  AND (:app IS NULL OR l.app = :app) AND (:app_version IS NULL OR l.app_version = :app_version)
 ORDER BY i.seconds DESC, l.device, l.launch, i.begin_ts;

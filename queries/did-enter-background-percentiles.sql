@@ -1,5 +1,8 @@
 -- How long does applicationDidEnterBackground(_:) take at p50, p95 and p99, by app version and OS, against its 5 s budget?
 -- Run `lifeline check` first: this reads the calls its replay paired (the `intervals` table).
+-- Parameters:
+--   app          optional: only the calls of launches of this app (its bundle id, as --app gives it); every app when left out
+--   app_version  optional: only the calls of launches of this app version (--app-version); every version when left out
 -- Columns:
 --   app_version  the app version
 --   os           the iOS release
@@ -14,6 +17,7 @@ WITH calls AS (
     FROM intervals i
     JOIN launches l ON l.id = i.launch_id
     WHERE i.callback = 'didEnterBackground'
+      AND (:app IS NULL OR l.app = :app) AND (:app_version IS NULL OR l.app_version = :app_version)
 ),
 over AS (
     SELECT app_version, os, sum(over_budget = 1) AS over_budget FROM calls GROUP BY app_version, os

@@ -1,4 +1,7 @@
 -- How much do we hear from each app version on each OS release?
+-- Parameters:
+--   app          optional: only the events logged by this app (its bundle id, as --app gives it); every app when left out
+--   app_version  optional: only the events logged by this app version (--app-version); every version when left out
 -- Columns:
 --   app_version  the app's version (CFBundleShortVersionString) as logged
 --   os           the iOS release
@@ -15,6 +18,7 @@ SELECT app_version,
        datetime(min(ts) / 1000000, 'unixepoch') AS first_seen,
        datetime(max(ts) / 1000000, 'unixepoch') AS last_seen
 FROM events
-WHERE process IS NULL OR process = 'app'
+WHERE (process IS NULL OR process = 'app')
+  AND (:app IS NULL OR app = :app) AND (:app_version IS NULL OR app_version = :app_version)
 GROUP BY app_version, os
 ORDER BY events DESC;

@@ -1,5 +1,8 @@
 -- Which completion handlers and end calls never came, per API and app version, and how often?
 -- Run `lifeline check` first: this reads the work its replay followed (the `tasks` table).
+-- Parameters:
+--   app          optional: only the work of launches of this app (its bundle id, as --app gives it); every app when left out
+--   app_version  optional: only the work of launches of this app version (--app-version); every version when left out
 -- Columns:
 --   kind          the API: background-task, bgtask, fetch, push, urlsession-events, nse or delayed-request
 --   app_version   the app version of the launch
@@ -20,5 +23,6 @@ SELECT t.kind,
        count(DISTINCT CASE WHEN t.outcome = 'never-completed' THEN l.device END) AS devices
 FROM tasks t
 JOIN launches l ON l.id = t.launch_id
+WHERE (:app IS NULL OR l.app = :app) AND (:app_version IS NULL OR l.app_version = :app_version)
 GROUP BY t.kind, l.app_version
 ORDER BY missed DESC, t.kind, l.app_version;

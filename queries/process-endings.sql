@@ -1,5 +1,8 @@
 -- How do our processes end: terminated (and why), reclaimed while suspended, ended without a word, or still running when the log ended?
 -- Run `lifeline check` first: this reads how its replay saw each launch end (`launches`).
+-- Parameters:
+--   app          optional: only the processes of this app (its bundle id, as --app gives it); every app when left out
+--   app_version  optional: only the processes of this app version (--app-version); every version when left out
 -- Columns:
 --   ended       terminated, reclaimed (a new launch began while it was suspended), superseded (a new launch began while it ran, with no terminate logged) or log-ended (the log ended first)
 --   reason      the terminate event's reason, for a terminated process
@@ -9,18 +12,21 @@
 --   share       percentage of all processes
 --   explained   of them, how many a finding explains (termination-explained: what the app did wrong)
 --   median_life median seconds from the process's first event to its end
-WITH ended AS (
+WITH scoped AS (
+    SELECT * FROM launches l WHERE (:app IS NULL OR l.app = :app) AND (:app_version IS NULL OR l.app_version = :app_version)
+),
+ended AS (
     SELECT ended, end_reason, end_state, device, explained_by, (last_ts - first_ts) / 1e6 AS life,
            row_number() OVER (PARTITION BY ended, end_reason, end_state ORDER BY last_ts - first_ts) AS position,
            count(*) OVER (PARTITION BY ended, end_reason, end_state) AS launches
-    FROM launches
+    FROM scoped
 )
 SELECT ended,
        end_reason AS reason,
        end_state AS state,
        max(launches) AS launches,
        count(DISTINCT device) AS devices,
-       round(100.0 * max(launches) / (SELECT count(*) FROM launches), 1) AS share,
+       round(100.0 * max(launches) / (SELECT count(*) FROM scoped), 1) AS share,
        count(explained_by) AS explained,
        round(min(CASE WHEN position >= ceil(0.50 * launches) THEN life END), 1) AS median_life
 FROM ended

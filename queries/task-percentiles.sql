@@ -1,5 +1,8 @@
 -- How long does each kind of background work take at p50, p95 and p99, by app version and OS, against its budget?
 -- Run `lifeline check` first: this reads the work its replay followed (the `tasks` table).
+-- Parameters:
+--   app          optional: only the work of launches of this app (its bundle id, as --app gives it); every app when left out
+--   app_version  optional: only the work of launches of this app version (--app-version); every version when left out
 -- Columns:
 --   kind             background-task, bgtask, fetch, push, urlsession-events, nse or delayed-request
 --   budget           the budget it is measured against (a BGTask run's depends on its type: refresh-task or processing-task); empty where none applies
@@ -17,6 +20,7 @@ WITH work AS (
     SELECT t.kind, t.budget, l.app_version, l.os, t.seconds, t.closed_ts, t.budget_seconds, t.over_budget, t.outcome
     FROM tasks t
     JOIN launches l ON l.id = t.launch_id
+    WHERE (:app IS NULL OR l.app = :app) AND (:app_version IS NULL OR l.app_version = :app_version)
 ),
 totals AS (
     SELECT kind, budget, app_version, os,

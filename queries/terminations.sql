@@ -1,4 +1,7 @@
 -- How do our processes end, by reason, app version and OS?
+-- Parameters:
+--   app          optional: only the terminations logged by this app (its bundle id, as --app gives it); every app when left out
+--   app_version  optional: only the terminations logged by this app version (--app-version); every version when left out
 -- Columns:
 --   reason       the terminate event's reason ("quiet", "user", "watchdog", "memory", "crash", …)
 --   app_version  the app's version
@@ -11,6 +14,6 @@ SELECT reason,
        count(*) AS terminations,
        count(DISTINCT device) AS devices
 FROM events
-WHERE event = 'terminate'
+WHERE event = 'terminate' AND (:app IS NULL OR app = :app) AND (:app_version IS NULL OR app_version = :app_version)
 GROUP BY reason, app_version, os
 ORDER BY terminations DESC;

@@ -11,6 +11,9 @@ public enum QueryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The statement would change the database, which queries never do.
     case writes
     case missingParameters([String])
+    /// Parameters given to narrow the answer (`--app`, `--app-version`) that the statement does
+    /// not take: the answer would not be narrowed.
+    case notTaken([String])
     /// SQLite could not prepare or run the statement (a syntax error, an unknown table).
     case sqlite(String)
 
@@ -21,6 +24,8 @@ public enum QueryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .writes: "the query would change the database; queries only read (the store is opened read-only)"
         case .missingParameters(let names):
             "the query needs " + names.map { "--param \($0)=VALUE" }.joined(separator: " ")
+        case .notTaken(let names):
+            "the query takes no " + names.map { ":\($0)" }.joined(separator: " or ") + " parameter"
         case .sqlite(let message): "SQLite: \(message)"
         }
     }
@@ -35,7 +40,14 @@ extension Store {
     /// so that SQLite itself enforces it. A value that reads as a whole number or a decimal is
     /// bound as one, anything else as text: comparisons against columns then behave as they
     /// would in the `sqlite3` shell, whichever the column's type.
-    public func query(_ sql: String, parameters: [String: String]) throws -> QueryResult {
+    ///
+    /// A parameter named in `optional` and not given is NULL (as the `sqlite3` shell leaves a
+    /// parameter it was not given), where any other missing one is an error. Every name in
+    /// `filters` must be a parameter of the statement: a value given to narrow the answer that
+    /// the statement does not take is refused (``QueryError/notTaken(_:)``) rather than ignored.
+    public func query(
+        _ sql: String, parameters: [String: String], optional: Set<String> = [], filters: Set<String> = []
+    ) throws -> QueryResult {
         try read { db in
             let connection = db.sqliteConnection
             var statement: OpaquePointer?
@@ -48,7 +60,9 @@ extension Store {
                 throw QueryError.severalStatements
             }
             guard sqlite3_stmt_readonly(statement) != 0 else { throw QueryError.writes }
-            try Self.bind(parameters, to: statement)
+            let notTaken = filters.subtracting(Self.parameterNames(statement)).sorted()
+            if !notTaken.isEmpty { throw QueryError.notTaken(notTaken) }
+            try Self.bind(parameters, optional: optional, to: statement)
             let columnCount = sqlite3_column_count(statement)
             let columns = (0..<columnCount).map { String(cString: sqlite3_column_name(statement, $0)) }
             var rows: [[QueryValue]] = []
@@ -62,15 +76,29 @@ extension Store {
         }
     }
 
-    private static func bind(_ parameters: [String: String], to statement: OpaquePointer) throws {
+    /// The names of the statement's parameters, without their sigils.
+    private static func parameterNames(_ statement: OpaquePointer) -> Set<String> {
+        let count = sqlite3_bind_parameter_count(statement)
+        guard count > 0 else { return [] }
+        return Set((1 ... count).compactMap { name(of: $0, in: statement) })
+    }
+
+    /// A parameter's name without its sigil; nil for an unnamed `?`.
+    private static func name(of index: Int32, in statement: OpaquePointer) -> String? {
+        sqlite3_bind_parameter_name(statement, index).map { String(String(cString: $0).dropFirst()) }
+    }
+
+    private static func bind(_ parameters: [String: String], optional: Set<String>, to statement: OpaquePointer) throws {
         var missing: [String] = []
         let count = sqlite3_bind_parameter_count(statement)
         var index: Int32 = 1
         while index <= count {
             defer { index += 1 }
             // Unnamed `?` parameters have no name to give on the command line.
-            let name = sqlite3_bind_parameter_name(statement, index).map { String(String(cString: $0).dropFirst()) }
+            let name = name(of: index, in: statement)
             guard let name, let value = parameters[name] else {
+                // Left unbound, an optional parameter is NULL.
+                if let name, optional.contains(name) { continue }
                 missing.append(name ?? "?\(index)")
                 continue
             }

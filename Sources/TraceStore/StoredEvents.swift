@@ -10,6 +10,21 @@ extension Store {
     public enum DeviceSelection: Sendable, Hashable {
         case all
         case only([String])
+
+        /// The most device names one statement binds: SQLite refuses more than 32,766 variables,
+        /// and a selection made by `--app` can name every device of a large fleet.
+        public static let namesPerStatement = 500
+
+        /// The names of `.only`, without repeats, in SQLite's `BINARY` order (UTF-8 bytes), in
+        /// groups of at most ``namesPerStatement``: statements run one group after another return
+        /// their rows in the order one statement `ORDER BY` name would. Nil for `.all`.
+        public var nameGroups: [[String]]? {
+            guard case .only(let names) = self else { return nil }
+            let sorted = Set(names).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            return stride(from: 0, to: sorted.count, by: Self.namesPerStatement).map {
+                Array(sorted[$0 ..< min($0 + Self.namesPerStatement, sorted.count)])
+            }
+        }
     }
 
     /// Calls `body` for every event in replay order, and `deviceEnded` after each device's last
@@ -148,27 +163,27 @@ public struct StoredRow {
 
 private struct StoredRowReader {
     private typealias C = StoredRow.Column
-    private let statement: Statement
+    /// One statement for every device, or one per group of the devices selected, in name order.
+    private let statements: [Statement]
     private let contexts: StoredContexts
 
     init(db: Database, devices: Store.DeviceSelection) throws {
-        var filter = ""
-        var names: [String] = []
-        if case .only(let selected) = devices {
-            names = selected
-            filter = "WHERE d.name IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
+        let groups = devices.nameGroups ?? [[]]
+        statements = try groups.map { names in
+            let filter = devices == .all ? "" : "WHERE d.name IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
+            let statement = try db.makeStatement(sql: """
+                SELECT d.name, l.id, l.name, e.id, e.ts, e.seq, e.mono, e.event, e.context_id, e.phase,
+                       e.reason, e.cause, e.task, e.identifier, e.call, e.success, e.result, e.attrs
+                FROM devices d
+                JOIN launch_rows l ON l.device_id = d.id
+                JOIN event_rows e ON e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
+                \(filter)
+                ORDER BY d.name, l.first_ts, l.id, e.id
+                """)
+            // Bound by length, as the names were stored (see `ExactStatement`).
+            try ExactStatement.bind(names.map { ExactValue.text($0) }, to: statement)
+            return statement
         }
-        statement = try db.makeStatement(sql: """
-            SELECT d.name, l.id, l.name, e.id, e.ts, e.seq, e.mono, e.event, e.context_id, e.phase,
-                   e.reason, e.cause, e.task, e.identifier, e.call, e.success, e.result, e.attrs
-            FROM devices d
-            JOIN launch_rows l ON l.device_id = d.id
-            JOIN event_rows e ON e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
-            \(filter)
-            ORDER BY d.name, l.first_ts, l.id, e.id
-            """)
-        // Bound by length, as the names were stored (see `ExactStatement`).
-        try ExactStatement.bind(names.map { ExactValue.text($0) }, to: statement)
         self.contexts = StoredContexts(try Self.contexts(in: db))
     }
 
@@ -190,26 +205,28 @@ private struct StoredRowReader {
     }
 
     mutating func run(_ body: (StoredRow) throws -> Void) throws -> Int {
-        let stmt = statement.sqliteStatement
         var launch: StoredLaunch?
         var count = 0
-        while true {
-            let code = sqlite3_step(stmt)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading events for replay")
+        for statement in statements {
+            let stmt = statement.sqliteStatement
+            while true {
+                let code = sqlite3_step(stmt)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading events for replay")
+                }
+                let launchID = sqlite3_column_int64(stmt, C.launchID)
+                if launch?.id != launchID {
+                    // The context of a launch's first row names its process (a launch is one process).
+                    let device = ExactStatement.text(stmt, C.device) ?? ""
+                    let name = ExactStatement.text(stmt, C.launch) ?? ""
+                    launch = StoredLaunch(
+                        id: launchID, device: device, name: name, context: contexts.byID[sqlite3_column_int64(stmt, C.context)])
+                }
+                guard let launch else { continue }
+                count += 1
+                try body(StoredRow(stmt: stmt, launch: launch, contexts: contexts))
             }
-            let launchID = sqlite3_column_int64(stmt, C.launchID)
-            if launch?.id != launchID {
-                // The context of a launch's first row names its process (a launch is one process).
-                let device = ExactStatement.text(stmt, C.device) ?? ""
-                let name = ExactStatement.text(stmt, C.launch) ?? ""
-                launch = StoredLaunch(
-                    id: launchID, device: device, name: name, context: contexts.byID[sqlite3_column_int64(stmt, C.context)])
-            }
-            guard let launch else { continue }
-            count += 1
-            try body(StoredRow(stmt: stmt, launch: launch, contexts: contexts))
         }
         return count
     }

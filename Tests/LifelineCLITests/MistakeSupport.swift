@@ -36,6 +36,20 @@ enum Mistake {
         ]
     }
 
+    /// What a store holds: its file and its write-ahead log, where a write lands first (an
+    /// absent log and an empty one alike: a reader may leave an empty one). Equal before and
+    /// after a command: the command changed nothing in the store.
+    static func content(_ path: String) throws -> [Data] {
+        let log = (try? Data(contentsOf: URL(fileURLWithPath: path + "-wal"))) ?? Data()
+        return [try Data(contentsOf: URL(fileURLWithPath: path)), log]
+    }
+
+    /// What a store holds, row by row (`sqlite3 .dump`): for a command that opens the store to
+    /// write and then finds nothing to write, which may leave SQLite's pages laid out anew.
+    static func rows(_ path: String) throws -> String {
+        try CLI.sqlite(path, ".dump")
+    }
+
     /// Runs `lifeline` as a user who may not write the files the test made (nobody, when the tests
     /// run as root, who may write anything).
     static func runUnprivileged(_ arguments: [String]) throws -> CLI.Result {

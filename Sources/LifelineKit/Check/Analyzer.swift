@@ -27,11 +27,17 @@ public struct Analyzer: Sendable {
     /// `findings` and what the same replay derived in `launches`, `intervals`, `tasks` and
     /// `requests` (unless `options.record` is off or no event was replayed), and returns the
     /// report of the findings that pass the filters.
+    ///
+    /// With `options.apps` set, the devices replayed are those (of the selected ones) that ran
+    /// a launch of the app or version, each whole as always, and all of their findings are
+    /// recorded; the report holds the findings of the selected launches only. No such launch:
+    /// nothing is replayed or recorded.
     /// `progress` is called after each device.
     public func check(
         store: Store, options: CheckOptions, version: String, progress: ((ReplayProgress) -> Void)? = nil
     ) throws -> CheckReport {
         let started = Date()
+        let (devicesToReplay, launchApps) = try Self.selection(store: store, options: options)
         // Every finding is recorded; the report holds those that pass the filters. Both spill
         // to disk beyond a few thousand, so memory does not grow with the findings.
         let recorded = FindingLog()
@@ -41,16 +47,18 @@ public struct Analyzer: Sendable {
             guard failure == nil else { return }
             do {
                 try recorded.append(finding)
-                if reported !== recorded, options.reports(finding) { try reported.append(finding) }
+                if reported !== recorded, options.reports(finding), launchApps?.takes(finding) ?? true {
+                    try reported.append(finding)
+                }
             } catch { failure = error }
         }
         // The derived tables' rows, from the same replay, written beside it into a stage that the
         // run's transaction publishes with the findings.
-        let staging = options.record ? DerivedStaging(store: store, devices: options.devices) : nil
+        let staging = options.record ? DerivedStaging(store: store, devices: devicesToReplay) : nil
         var devices = 0
         var replayed = 0
         let replayer = Replayer(book: book, configuration: options.configuration, records: staging)
-        let storeReplay = StoreReplay(store: store, devices: options.devices)
+        let storeReplay = StoreReplay(store: store, devices: devicesToReplay)
         for cut in try storeReplay.cutShortLaunches() { replayer.logWasCutShort(device: cut.device, launch: cut.launch) }
         let events = try storeReplay.run { batch in
             replayed += batch.events.count
@@ -67,18 +75,30 @@ public struct Analyzer: Sendable {
         let finished = Date()
         let run = RunInfo(
             startedAt: started, finishedAt: finished, version: version,
-            budgets: Self.json(options.configuration.budgets), scope: Self.scope(options.devices),
+            budgets: Self.json(options.configuration.budgets), scope: Self.scope(devicesToReplay),
             devices: devices, events: events)
         // A replay of no events is nothing to record: it would only replace findings with none.
         if options.record && events > 0 {
             try store.saveRun(
-                run, devices: options.devices, count: recorded.count, findings: recorded.forEach, derived: stage)
+                run, devices: devicesToReplay, count: recorded.count, findings: recorded.forEach, derived: stage)
             // The derived tables sit in the WAL: copied while the caller prints its report.
             if stage != nil { store.checkpointInBackground() }
         }
         return CheckReport(
             source: store.path, devices: devices, events: events, seconds: finished.timeIntervalSince(started),
             findings: reported, filters: options.filterDescriptions)
+    }
+
+    /// The devices to replay and, with `options.apps` set, the launches whose findings are
+    /// reported: the selected devices that ran one of the app's (or version's) launches. When
+    /// that is every device of the store, the run is one of every device, as without `--app`.
+    private static func selection(store: Store, options: CheckOptions) throws -> (Store.DeviceSelection, LaunchApps?) {
+        guard options.apps.isSet else { return (options.devices, nil) }
+        let launches = try store.launches(app: options.apps.app, appVersion: options.apps.version, devices: options.devices)
+        let devices = Set(launches.map(\.device))
+        let everyDevice = try options.devices == .all && devices.count == store.deviceCount()
+        return (everyDevice ? .all : .only(devices.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }),
+                LaunchApps(options.apps, launches: launches))
     }
 
     /// What a streamed replay read. Every line is accounted for: `lines` = `decoded` +
@@ -95,6 +115,8 @@ public struct Analyzer: Sendable {
         public var lostLines: Int { damage.reduce(0) { $0 + $1.lines } }
         /// Events decoded, whether or not `--device` let them through to the replay.
         public var decoded = 0
+        /// With `--app` or `--app-version`: the launches of the app or version replayed.
+        public var appLaunches = 0
         /// Events dropped as already seen (same launch and `seq`, or same content): only keyed
         /// input (``KeyedReplay``) has whole devices to find them in; a plain stream keeps them.
         public var duplicates = 0
@@ -113,6 +135,10 @@ public struct Analyzer: Sendable {
     /// database: memory is bounded by the launches open at once. Bad lines go to `reject`
     /// and reading goes on; findings that pass the filters go to `emit` as soon as known.
     /// Damaged compressed frames are skipped whole (see `LineReader`) and listed in the totals.
+    ///
+    /// With `options.apps` set, every device is replayed (a stream is read once: a device's
+    /// later launches may be of the app), and only the findings of the app's launches, known by
+    /// their first event, are reported; each launch seen is remembered for that (its names).
     public func stream(
         path: String, options: CheckOptions, emit: (Finding) throws -> Void,
         reject: (_ line: Int, LineIssue) -> Void
@@ -122,9 +148,10 @@ public struct Analyzer: Sendable {
         var decoder = EventDecoder()
         var orderer = SequenceOrderer()
         let replayer = Replayer(book: book, configuration: options.configuration)
+        var launchApps = options.apps.isSet ? LaunchApps(options.apps) : nil
         var emitError: (any Error)?
         func report(_ finding: Finding) {
-            guard emitError == nil, options.reports(finding) else { return }
+            guard emitError == nil, options.reports(finding), launchApps?.takes(finding) ?? true else { return }
             totals.findings += 1
             totals.findingsByRule[finding.rule, default: 0] += 1
             do { try emit(finding) } catch { emitError = error }
@@ -133,6 +160,7 @@ public struct Analyzer: Sendable {
         func replay(_ event: Event) {
             if case .only(let names) = options.devices, !names.contains(event.device) { return }
             lastEvent = (event.device, event.launch)
+            launchApps?.see(event)
             totals.events += 1
             devices.insert(event.device)
             replayer.receive(event, emit: report)
@@ -171,6 +199,7 @@ public struct Analyzer: Sendable {
         replayer.finishAll(emit: report)
         if let emitError { throw emitError }
         totals.devices = devices.count
+        totals.appLaunches = launchApps?.selected ?? 0
         return totals
     }
 

@@ -12,6 +12,9 @@ public struct CheckOptions: Sendable {
     /// Report only findings at or after / before this time.
     public var since: Timestamp?
     public var until: Timestamp?
+    /// Report only findings of the launches of this app or app version (`--app`,
+    /// `--app-version`); from a store, only the devices that ran one are replayed (each whole).
+    public var apps = AppSelection()
     /// Whether `check` records the run and its findings in the store (false for a database
     /// that cannot be written: the findings are reported only).
     public var record = true
@@ -26,8 +29,9 @@ public struct CheckOptions: Sendable {
         return true
     }
 
-    /// Whether every finding is reported (no `--rule`, `--since` or `--until`).
-    public var reportsAll: Bool { rules == nil && since == nil && until == nil }
+    /// Whether every finding is reported (no `--rule`, `--since`, `--until`, `--app` or
+    /// `--app-version`).
+    public var reportsAll: Bool { rules == nil && since == nil && until == nil && !apps.isSet }
 
     /// The filters in words, for the report's header.
     public var filterDescriptions: [String] {
@@ -36,6 +40,40 @@ public struct CheckOptions: Sendable {
         if let rules { filters.append("rule \(rules.sorted().joined(separator: ", "))") }
         if let since { filters.append("since \(since)") }
         if let until { filters.append("until \(until)") }
+        if apps.isSet { filters.append(apps.description) }
         return filters
+    }
+}
+
+/// `--app` and `--app-version`: the launches of one app, or of one version. A launch is one
+/// process and belongs to the app and version of its first event. Versions are per app: a
+/// version without an app selects that version of whichever app logs it.
+public struct AppSelection: Sendable, Hashable, CustomStringConvertible {
+    /// The bundle id (`app` of the logs), or nil for any app.
+    public var app: String?
+    /// The version (`app_version` of the logs), or nil for any version.
+    public var version: String?
+
+    public init(app: String? = nil, version: String? = nil) {
+        self.app = app
+        self.version = version
+    }
+
+    /// Whether it selects anything less than every launch.
+    public var isSet: Bool { app != nil || version != nil }
+
+    /// Whether a launch whose first event names `app` and `version` is selected.
+    public func matches(app: String?, version: String?) -> Bool {
+        (self.app == nil || app == self.app) && (self.version == nil || version == self.version)
+    }
+
+    /// "app com.example.news version 5.12.0", "app com.example.news", "app version 5.12.0".
+    public var description: String {
+        switch (app, version) {
+        case let (app?, version?): "app \(app) version \(version)"
+        case let (app?, nil): "app \(app)"
+        case let (nil, version?): "app version \(version)"
+        case (nil, nil): "every app"
+        }
     }
 }

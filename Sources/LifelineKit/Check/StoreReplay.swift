@@ -130,21 +130,18 @@ extension StoreReplay {
     /// The launches (device and launch names) whose last event lies in a file that was cut
     /// short (`files.truncated`): the replay reports the work they left open as cut short.
     func cutShortLaunches() throws -> [(device: String, launch: String)] {
-        var filter = ""
-        var arguments: StatementArguments = []
-        if case .only(let names) = devices {
-            filter = "AND d.name IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
-            arguments = StatementArguments(names)
-        }
-        return try store.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT d.name AS device, l.name AS launch
-                FROM launch_rows l JOIN devices d ON d.id = l.device_id
-                WHERE (SELECT f.truncated FROM event_rows e JOIN files f ON f.id = e.file_id
-                       WHERE e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
-                       ORDER BY e.id DESC LIMIT 1) = 1 \(filter)
-                """, arguments: arguments)
-            .map { (device: $0["device"], launch: $0["launch"]) }
+        try store.read { db in
+            try (devices.nameGroups ?? [[]]).flatMap { names in
+                let filter = devices == .all ? "" : "AND d.name IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
+                return try Row.fetchAll(db, sql: """
+                    SELECT d.name AS device, l.name AS launch
+                    FROM launch_rows l JOIN devices d ON d.id = l.device_id
+                    WHERE (SELECT f.truncated FROM event_rows e JOIN files f ON f.id = e.file_id
+                           WHERE e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
+                           ORDER BY e.id DESC LIMIT 1) = 1 \(filter)
+                    """, arguments: StatementArguments(names))
+                .map { (device: $0["device"] as String, launch: $0["launch"] as String) }
+            }
         }
     }
 }

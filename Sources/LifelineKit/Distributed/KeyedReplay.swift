@@ -160,13 +160,28 @@ public struct KeyedReplay {
             }
             guard let name = events.first?.event.device else { return }
             if case .only(let names) = options.devices, !names.contains(name) { return }
+            var duplicates = 0
+            let launches = Self.launches(of: &events, cutFiles: cutFiles, duplicates: &duplicates)
+            // With --app or --app-version, a device none of whose launches is the app's (by its
+            // first event) is left out as --device leaves one out; the others are replayed whole.
+            var launchApps: LaunchApps?
+            if options.apps.isSet {
+                var selected = LaunchApps(options.apps)
+                for launch in launches {
+                    let first = launch.events.first?.event
+                    selected.see(device: name, launch: launch.name, app: first?.app, version: first?.appVersion)
+                }
+                guard selected.selected > 0 else { return }
+                totals.appLaunches += selected.selected
+                launchApps = selected
+            }
             totals.decoded += events.count
-            let launches = Self.launches(of: &events, cutFiles: cutFiles, duplicates: &totals.duplicates)
+            totals.duplicates += duplicates
             var emitError: (any Error)?
             let options = options
             var totals = totals
             func report(_ finding: Finding) {
-                guard emitError == nil, options.reports(finding) else { return }
+                guard emitError == nil, options.reports(finding), launchApps?.takes(finding) ?? true else { return }
                 totals.findings += 1
                 totals.findingsByRule[finding.rule, default: 0] += 1
                 do { try emit(finding) } catch { emitError = error }

@@ -6,9 +6,15 @@ import Foundation
 ///     -- Which app versions and OS releases break which rules?
 ///     -- Parameters:
 ///     --   device   the device id
+///     --   app      optional: only launches of this app (bundle id); every app when absent
 ///     -- Columns:
 ///     --   rule     the rule id
 ///     SELECT …
+///
+/// A parameter whose meaning begins with `optional` may be left out: it is then NULL, as the
+/// `sqlite3` shell leaves a parameter it was not given, and the SQL reads NULL as "all"
+/// (`:app IS NULL OR l.app = :app`). `lifeline query --app`/`--app-version` bind the parameters
+/// `app` and `app_version`.
 ///
 /// Adding a query is adding such a file (and its diff test: a trace, the query's expected CSV).
 public struct CannedQuery: Sendable, Hashable {
@@ -25,7 +31,13 @@ public struct CannedQuery: Sendable, Hashable {
     public struct Documented: Sendable, Hashable {
         public var name: String
         public var meaning: String
+
+        /// For a parameter: whether it may be left out (its meaning begins with `optional`).
+        public var isOptional: Bool { meaning.hasPrefix("optional") }
     }
+
+    /// The parameters that may be left out.
+    public var optionalParameters: Set<String> { Set(parameters.filter(\.isOptional).map(\.name)) }
 
     public init(path: String) throws {
         self.path = path

@@ -15,7 +15,20 @@ struct CheckCommand: ParsableCommand {
             the same devices), and prints a summary grouped by category and rule.
 
             --device limits what is replayed (each device is replayed whole); --rule, --since and \
-            --until filter what is reported. With --stdin, JSON lines are read from standard input \
+            --until filter what is reported.
+
+            --app and --app-version report the findings of the launches of that app or version \
+            only (a launch is one process: its app and version are those of its first event; a \
+            version is per app, and alone it means that version of whichever app logs it). The \
+            devices replayed are those that ran such a launch, each whole, since what a device \
+            did before decides what is wrong later; every finding of those devices is recorded, \
+            as with --rule, so that the store's findings and derived tables stay whole per device. \
+            What is printed, and what --fail-on judges, is the findings of the selected launches. \
+            No such launch in the database is nothing to check (exit 3). With --stdin every \
+            device is replayed (a stream is read once; --keyed leaves out the devices without \
+            such a launch) and the findings are filtered the same way.
+
+            With --stdin, JSON lines are read from standard input \
             and findings written to standard output (as JSON lines unless --format says \
             otherwise), with no database. --summary-json FILE writes the stream's totals there as \
             one JSON object. --keyed reads the records `lifeline key-by-device` writes, each \
@@ -29,8 +42,8 @@ struct CheckCommand: ParsableCommand {
             Exit codes: 0 no finding reached --fail-on; 1 at least one finding reached --fail-on, \
             or with --stdin, lines were rejected or compressed input was damaged or cut short; \
             2 the database, a file or the configuration could not be read; 3 nothing to check (no \
-            events in the database, for the --device given, or on standard input); 64 the command \
-            line is wrong.
+            events in the database, for the --device given, or on standard input, or no launch of \
+            the --app or --app-version given); 64 the command line is wrong.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -65,6 +78,8 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var time: TimeWindowOptions
 
+    @OptionGroup var apps: AppOptions
+
     @Option(help: ArgumentHelp("Exit 1 when a reported finding has at least this severity: info, warning or error.", valueName: "severity"))
     var failOn: Severity?
 
@@ -86,6 +101,7 @@ struct CheckCommand: ParsableCommand {
             options.rules = rule.isEmpty ? nil : Set(rule)
             options.since = window.since
             options.until = window.until
+            options.apps = apps.selection
             var streamWasBad = false
             let worst = stdin ? try streamStandardInput(options, bad: &streamWasBad) : try checkStore(options)
             if let failOn, let worst, worst >= failOn { throw ExitCode(ExitStatus.findingsOrBadInput.rawValue) }
@@ -112,7 +128,15 @@ struct CheckCommand: ParsableCommand {
         } catch {
             throw CommandFailure.unreadable("\(error)")
         }
-        guard report.events > 0 else { throw database.nothingToCheck(devices: device, inWindow: false) }
+        guard report.events > 0 else {
+            // With --app, devices that hold events but no launch of the app are the reason.
+            let holdsEvents = try CommandFailure.reading { () throws -> Bool in
+                guard options.apps.isSet else { return false }
+                if device.isEmpty { return try store.holdsEvents(device: nil) }
+                return try device.contains { try store.holdsEvents(device: $0) }
+            }
+            throw holdsEvents ? database.nothingOf(options.apps, devices: device) : database.nothingToCheck(devices: device, inWindow: false)
+        }
         try render(report, listCommand: "lifeline check" + database.argument)
         if !options.record {
             Terminal.printError("note: \(store.path) is read-only: the findings were reported, not recorded in its findings table")
@@ -185,6 +209,11 @@ struct CheckCommand: ParsableCommand {
             let which = device.isEmpty ? "no events" : "no events of device \(device.joined(separator: ", "))"
             throw CommandFailure.nothingToCheck(
                 "standard input held \(which) (\(totals.lines.counted("line")) read, \(totals.rejects.counted("bad line")))")
+        }
+        guard !options.apps.isSet || totals.appLaunches > 0 || totals.inputWasBad || keyed else {
+            throw CommandFailure.nothingToCheck(
+                "standard input held no launch of \(options.apps) (\(totals.events.counted("event")) of "
+                    + "\(totals.devices.counted("device")) replayed, none reported)")
         }
         if format != .jsonl {
             try render(

@@ -24,6 +24,17 @@ struct CommandFailure: Error {
         CommandFailure(status: .nothingToCheck, message: "nothing to check: " + message)
     }
 
+    /// Runs `body`, a read of the database: any other error it throws is one line and exit 2.
+    static func reading<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure.unreadable("\(error)")
+        }
+    }
+
     /// Runs `body`; a failure it throws is printed as its one line and becomes its exit code.
     static func reporting<T>(_ body: () throws -> T) throws -> T {
         do {

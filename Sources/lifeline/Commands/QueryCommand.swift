@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LifelineKit
 import Reports
+import TraceModel
 import TraceStore
 
 struct QueryCommand: ParsableCommand {
@@ -14,9 +15,19 @@ struct QueryCommand: ParsableCommand {
             come from --param device=VALUE. `lifeline query --list` shows every canned query with \
             the question it answers and its parameters.
 
+            --app and --app-version bind the parameters :app and :app_version. The canned queries \
+            that break their answer down by launch, version or device take them as optional \
+            parameters (left out: every app, every version), as --list shows; a version is per \
+            app, and alone it means that version of whichever app logs it. Given to a query that \
+            does not take them, they are refused rather than ignored.
+
+            An empty answer is still an answer (exit 0), with a note on standard error when the \
+            reason is plain: the database holds no events, none of the device, app or version \
+            given, or no check has been run for the findings and derived tables.
+
             Exit codes: 0 the answer was printed (even with no rows); 2 the database could not be \
-            read, or the query failed or would write; 64 the command line is wrong (no such canned \
-            query, a missing --param).
+            read, or the query failed, would write, or takes no :app or :app_version for --app or \
+            --app-version; 64 the command line is wrong (no such canned query, a missing --param).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -31,6 +42,9 @@ struct QueryCommand: ParsableCommand {
 
     @Option(name: .customLong("param"), help: ArgumentHelp("A parameter of the query (repeatable).", valueName: "name=value"))
     var parameters: [String] = []
+
+    /// Bound to `:app` and `:app_version`.
+    @OptionGroup var apps: AppOptions
 
     @Option(help: "Output format: table (aligned, long cells cut with …), csv, json, jsonl or markdown.")
     var format: Format = .table
@@ -58,19 +72,62 @@ struct QueryCommand: ParsableCommand {
                 print(try canned().all().map(Self.describe).joined(separator: "\n\n"))
                 return
             }
-            let sql = try resolvedSQL()
+            let resolved = try resolvedQuery()
             let store = try database.open(.readOnly)
+            let values = try parsedParameters()
+            let result: QueryResult
             do {
-                let result = try store.query(sql, parameters: try parsedParameters())
-                print(result.rendered(QueryFormat(rawValue: format.rawValue) ?? .table, width: width), terminator: "")
+                result = try store.query(
+                    resolved.sql, parameters: values, optional: resolved.optional, filters: Set(filters.keys))
             } catch let error as QueryError {
-                if case .missingParameters = error { throw CommandFailure.usage("\(error)") }
-                throw CommandFailure.unreadable("\(error)")
+                switch error {
+                case .missingParameters: throw CommandFailure.usage("\(error)")
+                case .notTaken(let names):
+                    let flags = names.compactMap { filters[$0] }.joined(separator: " and ")
+                    throw CommandFailure.unreadable(
+                        "\(resolved.label) takes no " + names.map { ":\($0)" }.joined(separator: " or ")
+                            + " parameter, so \(flags) cannot narrow its answer; `lifeline query --list` shows the parameters of each canned query")
+                default: throw CommandFailure.unreadable("\(error)")
+                }
             }
+            print(result.rendered(QueryFormat(rawValue: format.rawValue) ?? .table, width: width), terminator: "")
+            if result.rows.isEmpty, let note = try CommandFailure.reading({ try emptyAnswerNote(store, values) }) { Terminal.printError("note: " + note) }
         }
     }
 
-    /// `--param name=value` pairs; a name may be written with its sigil (`:device`).
+    /// The parameters `--app` and `--app-version` bind, by name, with their flag.
+    private var filters: [String: String] {
+        var filters: [String: String] = [:]
+        if apps.app != nil { filters["app"] = "--app" }
+        if apps.appVersion != nil { filters["app_version"] = "--app-version" }
+        return filters
+    }
+
+    /// Why an answer is empty, when the store says so plainly: it holds no events, none of the
+    /// device, app or version given, or no check has been run and the query reads what a check
+    /// writes.
+    private func emptyAnswerNote(_ store: Store, _ values: [String: String]) throws -> String? {
+        let path = database.path
+        guard try store.holdsEvents(device: nil) else {
+            return "\(path) holds no events: ingest logs first with `lifeline ingest\(database.argument) PATH…`"
+        }
+        if let device = values["device"], try !store.holdsEvents(device: device) {
+            return "no events for device \(device) in \(path), so the answer is empty; `sqlite3 \(ShellWord.quoted(path)) 'SELECT name FROM devices'` lists the devices"
+        }
+        let apps = AppSelection(app: values["app"], version: values["app_version"])
+        if apps.isSet, try !store.holdsEvents(app: apps.app, appVersion: apps.version) {
+            return "no events of \(apps) in \(path), so the answer is empty; `lifeline query apps\(database.argument)` lists the apps and versions it holds"
+        }
+        let readsCheck = (try? resolvedQuery().sql.range(
+            of: #"\b(findings|launches|intervals|tasks|requests|runs)\b"#, options: [.regularExpression, .caseInsensitive])) != nil
+        if readsCheck, try !store.hasRuns() {
+            return "no check has been run on \(path), so `findings` and the derived tables are empty: run `lifeline check\(database.argument)` first"
+        }
+        return nil
+    }
+
+    /// `--param name=value` pairs, and `--app`, `--app-version` as `app`, `app_version`; a name
+    /// may be written with its sigil (`:device`).
     private func parsedParameters() throws -> [String: String] {
         var values: [String: String] = [:]
         for pair in parameters {
@@ -81,23 +138,37 @@ struct QueryCommand: ParsableCommand {
             if let first = name.first, ":$@".contains(first) { name.removeFirst() }
             values[name] = String(pair[pair.index(after: equals)...])
         }
+        for (name, value) in [("app", apps.app), ("app_version", apps.appVersion)] {
+            guard let value else { continue }
+            if values[name] != nil, let flag = filters[name] {
+                throw CommandFailure.usage("\(flag) binds :\(name): give it or --param \(name)=…, not both")
+            }
+            values[name] = value
+        }
         return values
     }
 
+    /// The query to run: its SQL, what to call it in a message, and its optional parameters.
+    private struct Resolved {
+        var sql: String
+        var label: String
+        var optional: Set<String> = []
+    }
+
     /// The SQL to run: a file's, a canned query's, or the argument itself.
-    private func resolvedSQL() throws -> String {
-        guard let query else { return "" }
+    private func resolvedQuery() throws -> Resolved {
+        guard let query else { return Resolved(sql: "", label: "the query") }
         if query.hasSuffix(".sql") || query.contains("/") {
             guard let text = try? String(contentsOfFile: query, encoding: .utf8) else {
                 throw CommandFailure.unreadable("cannot read the query file \(query)")
             }
-            return text
+            return Resolved(sql: text, label: "the query in \(query)")
         }
-        if query.contains(where: \.isWhitespace) { return query }
+        if query.contains(where: \.isWhitespace) { return Resolved(sql: query, label: "the SQL given") }
         guard let canned = try canned().named(query) else {
             throw CommandFailure.usage("no canned query named '\(query)'; `lifeline query --list` lists them")
         }
-        return canned.sql
+        return Resolved(sql: canned.sql, label: "the canned query \(query)", optional: canned.optionalParameters)
     }
 
     private func canned() throws -> CannedQueries {
@@ -109,10 +180,25 @@ struct QueryCommand: ParsableCommand {
 
     private static func describe(_ query: CannedQuery) -> String {
         var lines = ["\(query.name)", "  \(query.question)"]
-        if !query.parameters.isEmpty {
-            lines.append("  parameters: " + query.parameters.map { "--param \($0.name)=…  (\($0.meaning))" }.joined(separator: ", "))
+        let required = query.parameters.filter { !$0.isOptional }
+        if !required.isEmpty {
+            lines.append("  parameters: " + required.map { "--param \($0.name)=…  (\($0.meaning))" }.joined(separator: ", "))
+        }
+        let optional = query.parameters.filter(\.isOptional)
+        if !optional.isEmpty {
+            lines.append("  optional: " + optional.map(Self.flag).joined(separator: ", "))
         }
         lines.append("  columns: " + query.columns.map(\.name).joined(separator: ", "))
         return lines.joined(separator: "\n")
+    }
+
+    /// An optional parameter as it is given: `--app ID` and `--app-version V` for the two the
+    /// command has flags for, `--param NAME=…` for any other.
+    private static func flag(_ parameter: CannedQuery.Documented) -> String {
+        switch parameter.name {
+        case "app": "--app ID"
+        case "app_version": "--app-version V"
+        default: "--param \(parameter.name)=…"
+        }
     }
 }

@@ -20,9 +20,14 @@ struct ReportCommand: ParsableCommand {
             (one test case per rule, each finding a failure); json is the same content for \
             programs (the FleetSummary schema in the README).
 
+            --app and --app-version count the findings of the launches of that app or version \
+            (a finding belongs to the launch it landed on; a launch's app and version are those of \
+            its first event) and the events and terminations logged by that app or version. A \
+            version alone means that version of whichever app logs it.
+
             Exit codes: 0 written; 2 the database could not be read or the output not written; \
-            3 nothing to report: no check has been run, or the window holds no events; 64 the \
-            command line is wrong.
+            3 nothing to report: no check has been run, or the window holds no events (of the \
+            --app or --app-version given); 64 the command line is wrong.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -37,11 +42,7 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var time: TimeWindowOptions
 
-    @Option(help: ArgumentHelp("Only this app (bundle id).", valueName: "bundle-id"))
-    var app: String?
-
-    @Option(name: .customLong("app-version"), help: ArgumentHelp("Only launches of this app version.", valueName: "version"))
-    var appVersion: String?
+    @OptionGroup var apps: AppOptions
 
     @OptionGroup var database: DatabaseOption
 
@@ -52,15 +53,22 @@ struct ReportCommand: ParsableCommand {
             let summary: FleetSummary
             do {
                 summary = try FleetSummaryBuilder().summary(
-                    of: store, window: FleetSummary.Window(since: time.since, until: time.until, app: app, appVersion: appVersion),
+                    of: store, window: FleetSummary.Window(since: time.since, until: time.until, app: apps.app, appVersion: apps.appVersion),
                     since: window.since, until: window.until)
             } catch {
                 throw CommandFailure.unreadable("\(error)")
             }
             guard summary.latestRun != nil else {
+                if try CommandFailure.reading({ try !store.holdsEvents(device: nil) }) {
+                    throw CommandFailure.nothingToCheck(
+                        "\(database.path) holds no events: ingest logs first with `lifeline ingest\(database.argument) PATH…`, then run `lifeline check\(database.argument)`")
+                }
                 throw CommandFailure.nothingToCheck("no check has been run on \(database.path): run `lifeline check\(database.argument)` first")
             }
             guard summary.events > 0 else {
+                if apps.selection.isSet, try CommandFailure.reading({ try !store.holdsEvents(app: apps.app, appVersion: apps.appVersion) }) {
+                    throw database.nothingOf(apps.selection)
+                }
                 throw CommandFailure.nothingToCheck("no events in \(database.path) match the window and filters given")
             }
             let text: String

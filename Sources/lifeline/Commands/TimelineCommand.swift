@@ -14,11 +14,16 @@ struct TimelineCommand: ParsableCommand {
             that became evident there. The device is replayed whole, so findings and states are \
             the same as `check` finds; budgets and severities take the same options.
 
+            --app and --app-version show only the launches of that app or version (a launch's app \
+            and version are those of its first event), with their findings: a finding of theirs \
+            that became evident at an event not shown lands on the last event shown. The device \
+            is still replayed whole.
+
             Reads the database without writing to it, so it works on a read-only file.
 
             Exit codes: 0 the timeline was printed; 2 the database or the configuration could not \
-            be read; 3 nothing to check: the device has no events (in that window); 64 the command \
-            line is wrong.
+            be read; 3 nothing to check: the device has no events (of the --app or --app-version \
+            given, in that window); 64 the command line is wrong.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -32,6 +37,8 @@ struct TimelineCommand: ParsableCommand {
 
     @OptionGroup var time: TimeWindowOptions
 
+    @OptionGroup var apps: AppOptions
+
     @Option(help: "Output format: text, or jsonl (one event per line with its state and findings).")
     var format: Format = .text
 
@@ -44,11 +51,12 @@ struct TimelineCommand: ParsableCommand {
             options.configuration = try budgets.configuration()
             options.since = window.since
             options.until = window.until
+            options.apps = apps.selection
             let store = try database.open(.readOnly)
             var text = TimelineText()
-            let shown: Int
+            let count: Analyzer.TimelineCount
             do {
-                shown = try Analyzer().timeline(store: store, device: device, options: options) { entry in
+                count = try Analyzer().timeline(store: store, device: device, options: options) { entry in
                     switch format {
                     case .text: print(text.render(entry))
                     case .jsonl: print(try JSONReport.line(entry))
@@ -57,7 +65,11 @@ struct TimelineCommand: ParsableCommand {
             } catch {
                 throw CommandFailure.unreadable("\(error)")
             }
-            if shown == 0 { throw database.nothingToCheck(devices: [device], inWindow: time.isSet) }
+            guard count.shown == 0 else { return }
+            if options.apps.isSet, count.events > 0 {
+                throw database.nothingOf(options.apps, devices: [device], inWindow: count.appLaunches > 0)
+            }
+            throw database.nothingToCheck(devices: [device], inWindow: time.isSet)
         }
     }
 }
