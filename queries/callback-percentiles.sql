@@ -24,27 +24,29 @@ WITH calls AS (
 totals AS (
     SELECT callback, app_version, os,
            sum(outcome IN ('suspended', 'terminated')) AS cut_off,
-           sum(over_budget = 1) AS over_budget
+           sum(over_budget = 1) AS over_budget,
+           sum(outcome = 'returned') AS returned
     FROM calls
     GROUP BY callback, app_version, os
 ),
 ranked AS (
     SELECT callback, app_version, os, seconds,
-           row_number() OVER (PARTITION BY callback, app_version, os ORDER BY seconds) AS position,
-           count(*) OVER (PARTITION BY callback, app_version, os) AS calls
+           row_number() OVER (PARTITION BY callback, app_version, os ORDER BY seconds) AS position
     FROM calls
     WHERE outcome = 'returned'
 ),
 -- The nearest-rank percentile: the smallest value with at least p% of the calls at or below it.
+-- The number of calls comes from `totals`: a second window to count them took longer than the ranking.
 percentiles AS (
-    SELECT callback, app_version, os,
-           max(calls) AS calls,
-           min(CASE WHEN position >= ceil(0.50 * calls) THEN seconds END) AS p50,
-           min(CASE WHEN position >= ceil(0.95 * calls) THEN seconds END) AS p95,
-           min(CASE WHEN position >= ceil(0.99 * calls) THEN seconds END) AS p99,
-           max(seconds) AS max
-    FROM ranked
-    GROUP BY callback, app_version, os
+    SELECT r.callback, r.app_version, r.os,
+           t.returned AS calls,
+           min(CASE WHEN r.position >= ceil(0.50 * t.returned) THEN r.seconds END) AS p50,
+           min(CASE WHEN r.position >= ceil(0.95 * t.returned) THEN r.seconds END) AS p95,
+           min(CASE WHEN r.position >= ceil(0.99 * t.returned) THEN r.seconds END) AS p99,
+           max(r.seconds) AS max
+    FROM ranked r
+    JOIN totals t ON t.callback = r.callback AND t.app_version IS r.app_version AND t.os IS r.os
+    GROUP BY r.callback, r.app_version, r.os
 )
 SELECT t.callback,
        t.app_version,
