@@ -39,7 +39,6 @@ final class PendingRequestsCheck: Check {
     private func submitted(_ event: ReplayEvent, store: TaskRequestStore, context: ReplayContext) {
         guard let id = event.identifier else { return }
         let submit = context.resolved(event)
-        let identifier = submit.identifier ?? ""
         let kind = submit.requestType.flatMap(TaskRequestStore.Kind.init(rawValue:))
         if let kind { store.noteKind(kind, of: id) }
         let judged = !context.launch.isExtension
@@ -53,24 +52,24 @@ final class PendingRequestsCheck: Check {
                 ?? "at most 1 refresh and 10 processing requests may be pending"
             context.report(
                 .bgtaskTooManyPending, at: event, events: others.map(\.submit) + [event],
-                message: "BGTaskScheduler refused the \(kind?.rawValue ?? "task") request \(identifier) with "
+                message: "BGTaskScheduler refused the \(kind?.rawValue ?? "task") request \(submit.identifier ?? "") with "
                     + "tooManyPendingTaskRequests, so it will not run: \(limit); resubmit an identifier to "
                     + "replace its request, or cancel requests you no longer need.",
                 measured: Double(others.count + 1), unit: "requests")
             return
         }
         guard error == nil, let kind else { return }  // a submit that threw scheduled nothing
-        let others = store.pending(kind, besides: id)
-        guard others.count + 1 > kind.limit else {
+        guard store.pendingCount(kind, besides: id) + 1 > kind.limit else {
             store.schedule(id, .init(kind: kind, submit: event, number: context.device.eventNumber))
             return
         }
+        let others = store.pending(kind, besides: id)
         // Over the limit the system refuses the request, so it is not counted as pending.
         guard judged else { return }
         let names = others.map { context.resolved($0.submit).identifier ?? "?" }.joined(separator: ", ")
         context.report(
             .bgtaskTooManyPending, at: event, events: others.map(\.submit) + [event],
-            message: "Submitting the \(kind.rawValue) request \(identifier) makes \(others.count + 1) pending "
+            message: "Submitting the \(kind.rawValue) request \(submit.identifier ?? "") makes \(others.count + 1) pending "
                 + "\(kind.rawValue) requests on this device (already pending: \(names)); at most \(kind.limit) "
                 + "may be pending, so the system refuses it. Reuse one identifier (a resubmit replaces its "
                 + "request) or cancel one first.",

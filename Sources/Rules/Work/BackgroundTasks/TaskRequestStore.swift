@@ -42,6 +42,14 @@ final class TaskRequestStore: DeviceStore {
             .sorted { $0.submit.ts < $1.submit.ts }
     }
 
+    /// How many ``pending(_:besides:)`` would list, counted without making the list: asked at
+    /// every submit, where the list is wanted only for a finding.
+    func pendingCount(_ kind: Kind, besides identifier: TextID) -> Int {
+        var count = 0
+        for (key, request) in pending where key != identifier && request.kind == kind { count += 1 }
+        return count
+    }
+
     /// Schedules (or replaces) the request of `identifier`.
     func schedule(_ identifier: TextID, _ request: Request) { pending[identifier] = request }
 
