@@ -26,27 +26,29 @@ totals AS (
     SELECT kind, budget, app_version, os,
            max(budget_seconds) AS budget_seconds,
            sum(over_budget = 1) AS over_budget,
-           sum(outcome = 'never-completed') AS never_completed
+           sum(outcome = 'never-completed') AS never_completed,
+           sum(closed_ts IS NOT NULL) AS completed
     FROM work
     GROUP BY kind, budget, app_version, os
 ),
 ranked AS (
     SELECT kind, budget, app_version, os, seconds,
-           row_number() OVER (PARTITION BY kind, budget, app_version, os ORDER BY seconds) AS position,
-           count(*) OVER (PARTITION BY kind, budget, app_version, os) AS completed
+           row_number() OVER (PARTITION BY kind, budget, app_version, os ORDER BY seconds) AS position
     FROM work
     WHERE closed_ts IS NOT NULL
 ),
 -- The nearest-rank percentile: the smallest value with at least p% of the completions at or below it.
+-- The number of completions comes from `totals`, as in callback-percentiles.
 percentiles AS (
-    SELECT kind, budget, app_version, os,
-           max(completed) AS completed,
-           min(CASE WHEN position >= ceil(0.50 * completed) THEN seconds END) AS p50,
-           min(CASE WHEN position >= ceil(0.95 * completed) THEN seconds END) AS p95,
-           min(CASE WHEN position >= ceil(0.99 * completed) THEN seconds END) AS p99,
-           max(seconds) AS max
-    FROM ranked
-    GROUP BY kind, budget, app_version, os
+    SELECT r.kind, r.budget, r.app_version, r.os,
+           t.completed,
+           min(CASE WHEN r.position >= ceil(0.50 * t.completed) THEN r.seconds END) AS p50,
+           min(CASE WHEN r.position >= ceil(0.95 * t.completed) THEN r.seconds END) AS p95,
+           min(CASE WHEN r.position >= ceil(0.99 * t.completed) THEN r.seconds END) AS p99,
+           max(r.seconds) AS max
+    FROM ranked r
+    JOIN totals t ON t.kind = r.kind AND t.budget IS r.budget AND t.app_version IS r.app_version AND t.os IS r.os
+    GROUP BY r.kind, r.budget, r.app_version, r.os
 )
 SELECT t.kind,
        t.budget,
