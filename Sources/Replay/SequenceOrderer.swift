@@ -25,6 +25,11 @@ public struct SequenceOrderer {
     private struct ProcessKey: Hashable {
         var device: String
         var process: String
+
+        init(_ event: Event) {
+            device = event.device
+            process = event.process ?? "app"
+        }
     }
 
     private struct Pending {
@@ -62,22 +67,38 @@ public struct SequenceOrderer {
         guard let seq = event.seq else { return emit(event) }
         let key = Key(device: event.device, launch: event.launch)
         pushed += 1
-        let process = ProcessKey(device: event.device, process: event.process ?? "app")
         if key != lastKey {
             lastKey = key
-            releaseEarlierLaunch(of: process, before: key, emit: emit)
+            releaseEarlierLaunch(of: ProcessKey(event), before: key, emit: emit)
         }
-        var pending = launches[key] ?? Pending(next: 0, process: process)
+        // Changed in place: a copy taken out of the dictionary would copy its events to insert one.
+        Self.place(
+            event, seq: seq, at: pushed, window: window,
+            in: &launches[key, default: Pending(next: 0, process: ProcessKey(event))], emit: emit)
+        if launches.count > launchesKept { forgetQuietLaunches(emit: emit) }
+    }
+
+    private static func place(
+        _ event: Event, seq: Int64, at pushed: Int, window: Int, in pending: inout Pending, emit: (Event) -> Void
+    ) {
         pending.touched = pushed
         if seq < pending.next {
             emit(event)  // later than its place, and its place has passed: keep it, late
+        } else if seq == pending.next && pending.events.isEmpty {
+            // In order, as nearly every event is: nothing to hold.
+            pending.next = Self.successor(of: seq)
+            emit(event)
         } else {
             let index = pending.events.firstIndex { ($0.seq ?? 0) > seq } ?? pending.events.endIndex
             pending.events.insert(event, at: index)
-            release(&pending, emit: emit)
+            release(&pending, window: window, emit: emit)
         }
-        launches[key] = pending
-        if launches.count > launchesKept { forgetQuietLaunches(emit: emit) }
+    }
+
+    /// Saturating: `seq` comes from input, and Int64.max is a legal one.
+    private static func successor(of seq: Int64) -> Int64 {
+        let (next, overflow) = seq.addingReportingOverflow(1)
+        return overflow ? .max : next
     }
 
     /// Releases what the launch of `process` that logged before `key` still holds, in order: a
@@ -88,10 +109,7 @@ public struct SequenceOrderer {
         let earlierKey = Key(device: key.device, launch: earlier)
         guard var pending = launches[earlierKey], !pending.events.isEmpty else { return }
         for event in pending.events { emit(event) }
-        if let last = pending.events.last?.seq {
-            let (next, overflow) = last.addingReportingOverflow(1)
-            pending.next = overflow ? .max : next
-        }
+        if let last = pending.events.last?.seq { pending.next = Self.successor(of: last) }
         pending.events.removeAll()
         launches[earlierKey] = pending
     }
@@ -116,14 +134,12 @@ public struct SequenceOrderer {
         lastKey = nil
     }
 
-    private func release(_ pending: inout Pending, emit: (Event) -> Void) {
+    private static func release(_ pending: inout Pending, window: Int, emit: (Event) -> Void) {
         while let first = pending.events.first,
               first.seq == pending.next || pending.events.count > window
         {
             pending.events.removeFirst()
-            // Saturating: `seq` comes from input, and Int64.max is a legal one.
-            let (next, overflow) = (first.seq ?? pending.next).addingReportingOverflow(1)
-            pending.next = overflow ? .max : next
+            pending.next = successor(of: first.seq ?? pending.next)
             emit(first)
         }
     }
