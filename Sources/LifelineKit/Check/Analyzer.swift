@@ -145,7 +145,6 @@ public struct Analyzer: Sendable {
     ) throws -> StreamTotals {
         var totals = StreamTotals()
         var devices = Set<String>()
-        var decoder = EventDecoder()
         var orderer = SequenceOrderer()
         let replayer = Replayer(book: book, configuration: options.configuration)
         var launchApps = options.apps.isSet ? LaunchApps(options.apps) : nil
@@ -166,11 +165,11 @@ public struct Analyzer: Sendable {
             replayer.receive(event, emit: report)
         }
         let reader = try LineReader(path: path)
-        try reader.forEachLine { line in
+        try ParallelDecoder.forEachLine(of: reader) { line in
             totals.lines += 1
-            switch line.kind {
-            case .complete:
-                switch decoder.decode(line.bytes) {
+            switch line {
+            case .decoded(let number, let result):
+                switch result {
                 case .event(let event):
                     totals.decoded += 1
                     orderer.push(event, emit: replay)
@@ -178,12 +177,12 @@ public struct Analyzer: Sendable {
                 case .reject(let issue):
                     totals.rejects += 1
                     totals.rejectsByReason[issue.reason.rawValue, default: 0] += 1
-                    reject(line.number, issue)
+                    reject(number, issue)
                 }
-            case .tooLong(let bytes):
+            case .tooLong(let number, let bytes):
                 totals.rejects += 1
                 totals.rejectsByReason[RejectReason.lineTooLong.rawValue, default: 0] += 1
-                reject(line.number, LineIssue(.lineTooLong, "line of \(bytes) bytes is too long"))
+                reject(number, LineIssue(.lineTooLong, "line of \(bytes) bytes is too long"))
             }
             return emitError == nil
         }
