@@ -136,8 +136,8 @@ public enum JSONReport {
         var first = true
         try report.findings.forEach { finding in
             let object = String(decoding: try encoder.encode(FindingJSON(finding)), as: UTF8.self)
-            let indented = object.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
-            output((first ? "" : ",\n") + indented.joined(separator: "\n"))
+            // Every line indented four spaces, to the findings array's depth.
+            output((first ? "    " : ",\n    ") + object.replacingOccurrences(of: "\n", with: "\n    "))
             first = false
         }
         output(String(text[found.upperBound...]))
