@@ -85,6 +85,9 @@ struct Benchmark: ParsableCommand {
             let suite = try BenchmarkSuite(corpus: corpus, tools: tools, scratch: directory, halfCorpus: !skipMemoryCheck,
                                        seqSplit: seqSplit).run()
             print(ResultRow.table(suite.rows, zstd: suite.zstd, duckDB: suite.duckDB))
+            if let scaling = ResultRow.scaling(suite.rows, cores: ProcessInfo.processInfo.activeProcessorCount) {
+                print(scaling)
+            }
             all += suite.rows
         }
         if json { print(try String(decoding: JSONEncoder().encode(all), as: UTF8.self)) }

@@ -47,6 +47,7 @@ struct BenchmarkSuite {
         let ingested = try IngestFigures(json: ingest.output)
         rows.append(ResultRow(corpus: name, name: "lifeline ingest", seconds: ingest.seconds, events: ingested.lines,
                               bytes: corpus.compressedBytes, peakMB: ingest.peakMB))
+        if let single = try oneCoreIngest() { rows.append(single) }
         if seqSplit {
             rows += try splitIngests()
         }
@@ -75,6 +76,11 @@ struct BenchmarkSuite {
         let check = try Measure.run(tools.lifeline, checkArguments)
         rows.append(ResultRow(corpus: name, name: "lifeline check (store replay)", seconds: check.seconds,
                               events: ingested.lines, bytes: nil, peakMB: check.peakMB))
+        if tools.taskset != nil {
+            let stream = try streamCheck(corpus.files, oneCore: true)
+            rows.append(ResultRow(corpus: name, name: "lifeline check --stdin, 1 core", seconds: stream.outcome.seconds,
+                                  events: stream.events, bytes: nil, peakMB: stream.outcome.peakMB))
+        }
         for (label, files) in [("", corpus.files), (", half corpus", Array(corpus.files.prefix(corpus.files.count / 2)))]
         where halfCorpus || label.isEmpty {
             let stream = try streamCheck(files)
@@ -85,6 +91,21 @@ struct BenchmarkSuite {
         rows.append(ResultRow(corpus: name, name: "replay in memory (1 core)", seconds: memory.seconds,
                               events: memory.events, bytes: nil, peakMB: nil))
         return Results(rows: rows, zstd: zstd, duckDB: duckDB)
+    }
+
+    /// The same ingest held to one core (its reading and writing threads share it), into a
+    /// database of its own; nil without `taskset`.
+    private func oneCoreIngest() throws -> ResultRow? {
+        guard let taskset = tools.taskset else { return nil }
+        let database = (scratch as NSString).appendingPathComponent("bench-\(corpus.kind.rawValue)-one-core.db")
+        Measure.removeDatabase(database)
+        defer { Measure.removeDatabase(database) }
+        let ingest = try Measure.run(
+            taskset, ["-c", "0", tools.lifeline, "ingest", "--quiet", "--json", "--db", database, corpus.directory],
+            errors: "/dev/null")
+        return ResultRow(corpus: corpus.kind.rawValue, name: "lifeline ingest, 1 core", seconds: ingest.seconds,
+                         events: try IngestFigures(json: ingest.output).lines, bytes: corpus.compressedBytes,
+                         peakMB: ingest.peakMB)
     }
 
     /// One ingest of the sequenced devices' files and one of the others', each into a fresh database.
@@ -106,12 +127,16 @@ struct BenchmarkSuite {
     /// `zstd -dcf FILES | lifeline check --stdin`, as a map step over uploads would run it: the
     /// time and peak memory of the pipeline (the larger of its two processes), and the events
     /// replayed, from the closing line on standard error.
-    private func streamCheck(_ files: [String]) throws -> (outcome: Measure.Outcome, events: Int) {
+    /// `oneCore` holds the whole pipeline, `zstd` included, to one core.
+    private func streamCheck(_ files: [String], oneCore: Bool = false) throws -> (outcome: Measure.Outcome, events: Int) {
         let list = (scratch as NSString).appendingPathComponent("stream-files.txt")
         try files.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
         let summary = (scratch as NSString).appendingPathComponent("stream-summary.txt")
         let pipeline = "xargs -d '\\n' \(tools.zstd) -dcfq < \(list) 2> /dev/null | \(tools.lifeline) check --stdin > /dev/null 2> \(summary)"
-        let outcome = try Measure.run("/bin/sh", ["-c", pipeline])
+        let shell = ["/bin/sh", "-c", pipeline]
+        let outcome = try oneCore
+            ? Measure.run(tools.taskset ?? "taskset", ["-c", "0"] + shell)
+            : Measure.run(shell[0], Array(shell.dropFirst()))
         let text = (try? String(contentsOfFile: summary, encoding: .utf8)) ?? ""
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("replayed ") }),
               let events = Int(line.dropFirst("replayed ".count).prefix { $0.isNumber })

@@ -27,6 +27,19 @@ struct ResultRow: Codable {
         return lines.joined(separator: "\n")
     }
 
+    /// How much faster each path ran on every core than held to one: the rows named
+    /// "X, 1 core" against the row named X. Nil when no path was measured on one core.
+    static func scaling(_ rows: [ResultRow], cores: Int) -> String? {
+        let suffix = ", 1 core"
+        let pairs = rows.filter { $0.name.hasSuffix(suffix) }.compactMap { single -> String? in
+            let name = String(single.name.dropLast(suffix.count))
+            guard let all = rows.first(where: { $0.name == name }) else { return nil }
+            return String(format: "%@ %.2f×", name, single.seconds / all.seconds)
+        }
+        guard !pairs.isEmpty else { return nil }
+        return "speed-up on \(cores) cores against 1: " + pairs.joined(separator: ", ")
+    }
+
     private static func ratio(_ row: ResultRow, _ reference: ResultRow) -> String {
         String(format: "%.2f", reference.eventsPerSecond / row.eventsPerSecond)
     }
