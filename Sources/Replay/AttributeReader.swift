@@ -14,23 +14,13 @@ public struct AttributeReader {
         attributes = attrs.flatMap { JSONAttributes($0, keeping: names) }
     }
 
-    public func string(_ name: String) -> String? {
-        guard case .string(let value) = attributes?[name] else { return nil }
-        return value
-    }
+    public func string(_ name: String) -> String? { attributes?[name]?.text }
 
-    public func double(_ name: String) -> Double? {
-        attributes?[name]?.double
-    }
+    public func double(_ name: String) -> Double? { attributes?[name]?.double }
 
-    public func int(_ name: String) -> Int? {
-        guard let value = double(name), value == value.rounded(), abs(value) < 1e15 else { return nil }
-        return Int(value)
-    }
+    public func int(_ name: String) -> Int? { attributes?[name]?.int }
 
-    public func bool(_ name: String) -> Bool? {
-        attributes?[name]?.bool
-    }
+    public func bool(_ name: String) -> Bool? { attributes?[name]?.bool }
 
     public func strings(_ name: String) -> [String]? {
         guard case .strings(let value) = attributes?[name] else { return nil }
@@ -38,18 +28,10 @@ public struct AttributeReader {
     }
 
     /// An id: a string as it is, a whole number as its decimal text (as `call` is kept).
-    public func identifier(_ name: String) -> String? {
-        string(name) ?? int(name).map { String($0) }
-    }
+    public func identifier(_ name: String) -> String? { attributes?[name]?.identifier }
 
     /// A time: RFC 3339 text or a number of epoch seconds (saturated at the ends of the range).
-    public func time(_ name: String) -> Timestamp? {
-        switch attributes?[name] {
-        case .string(let text)?: TimestampParser.parse(text)
-        case .number(let seconds)?: seconds.isNaN ? nil : Timestamp(seconds: seconds)
-        default: nil
-        }
-    }
+    public func time(_ name: String) -> Timestamp? { attributes?[name]?.time }
 
     public func contains(_ name: String) -> Bool { attributes?[name] != nil }
 }

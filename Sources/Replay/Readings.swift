@@ -9,13 +9,13 @@ enum Readings {
         var battery: Double?
         var charging: Bool?
 
-        mutating func visit(_ key: UnsafeRawBufferPointer, _ value: JSONAttributes.Value) {
+        mutating func visit(_ key: UnsafeRawBufferPointer, _ value: () -> JSONAttributes.Value) {
             if key.isKey("low_power_mode") {
-                lowPowerMode = value.bool
+                lowPowerMode = value().bool
             } else if key.isKey("battery") {
-                battery = value.double
+                battery = value().double
             } else if key.isKey("charging") {
-                charging = value.bool
+                charging = value().bool
             }
         }
     }
@@ -24,8 +24,8 @@ enum Readings {
     struct Network: AttributeVisitor {
         var reachable: Bool?
 
-        mutating func visit(_ key: UnsafeRawBufferPointer, _ value: JSONAttributes.Value) {
-            if key.isKey("reachable") { reachable = value.bool }
+        mutating func visit(_ key: UnsafeRawBufferPointer, _ value: () -> JSONAttributes.Value) {
+            if key.isKey("reachable") { reachable = value().bool }
         }
     }
 
@@ -34,9 +34,9 @@ enum Readings {
     struct RefreshStatus: AttributeVisitor {
         var status: ReplayEvent.RefreshStatus?
 
-        mutating func visit(_ key: UnsafeRawBufferPointer, _ value: JSONAttributes.Value) {
+        mutating func visit(_ key: UnsafeRawBufferPointer, _ value: () -> JSONAttributes.Value) {
             guard key.isKey("status") else { return }
-            guard case .string(let text) = value else { return status = nil }
+            guard case .string(let text) = value() else { return status = nil }
             status = ReplayEvent.RefreshStatus(text: text)
         }
     }

@@ -104,7 +104,7 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         result = event.result.map(texts.id)
         otherName = kind == .other ? texts.id(event.name) : nil
         let attrs = event.attrs
-        details = Self.details(kind: kind, attrs: { attrs }, texts: &texts)
+        details = Self.details(kind: kind, attrs: .string(attrs), texts: &texts)
     }
 
     /// The compact form of an event read as numbers and UTF-8 bytes (a row of the store), of the
@@ -127,63 +127,55 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         result = raw.result.map { texts.id(utf8: $0) }
         otherName = kind == .other ? texts.id(utf8: raw.name) : nil
         let attrs = raw.attrs
-        details = Self.details(kind: kind, attrs: { attrs.map { String(decoding: $0, as: UTF8.self) } }, texts: &texts)
+        details = Self.details(kind: kind, attrs: .utf8(attrs), texts: &texts)
     }
 
-    /// The typed attributes of an event of `kind`; `attrs` is asked only for a kind that has some.
-    private static func details(kind: EventKind, attrs: () -> String?, texts: inout some TextNumbering) -> Details {
+    /// The typed attributes of an event of `kind`; `attrs` is read only for a kind that has some.
+    private static func details(kind: EventKind, attrs: AttributesText, texts: inout some TextNumbering) -> Details {
         switch kind {
         case .pushReceive:
-            let attributes = AttributeReader(attrs(), only: ["content_available", "priority", "push_type"])
-            return .push(
-                contentAvailable: attributes.bool("content_available"), priority: attributes.int("priority"),
-                pushType: attributes.string("push_type").map { texts.id($0) })
+            let push = attrs.read(KindAttributes.Push.self)
+            return .push(contentAvailable: push.contentAvailable, priority: push.priority, pushType: push.pushType.map { texts.id($0) })
         case .bgtaskSubmit:
-            let attributes = AttributeReader(attrs(), only: ["type", "error", "earliest_begin", "requires_power", "requires_network"])
+            let submit = attrs.read(KindAttributes.Submit.self)
             return .submit(
-                type: attributes.string("type").map { texts.id($0) }, error: attributes.string("error").map { texts.id($0) },
-                earliestBegin: attributes.time("earliest_begin"), requiresPower: attributes.bool("requires_power"),
-                requiresNetwork: attributes.bool("requires_network"))
+                type: submit.type.map { texts.id($0) }, error: submit.error.map { texts.id($0) },
+                earliestBegin: submit.earliestBegin, requiresPower: submit.requiresPower,
+                requiresNetwork: submit.requiresNetwork)
         case .backgroundTimeRemaining:
-            return .timeRemaining(AttributeReader(attrs(), only: ["value"]).double("value"))
+            return .timeRemaining(attrs.read(KindAttributes.TimeRemaining.self).seconds)
         case .beginBackgroundTask:
-            return .backgroundTask(name: AttributeReader(attrs(), only: ["name"]).string("name").map { texts.id($0) })
+            return .backgroundTask(name: attrs.read(KindAttributes.BackgroundTaskName.self).name.map { texts.id($0) })
         case .config:
-            return .config(attrs().map { texts.id($0) })
+            return .config(attrs.string.map { texts.id($0) })
         case .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive, .sceneWillResignActive,
              .sceneDidEnterBackground, .sceneDidDisconnect, .snapshot:
-            guard let attrs = attrs() else { return kind == .snapshot ? .none : .scene(nil) }
+            guard let attrs = attrs.string else { return kind == .snapshot ? .none : .scene(nil) }
             let text = LeadingString.value(of: "scene", in: attrs) ?? AttributeReader(attrs, only: ["scene"]).string("scene")
             let scene = text.map { texts.id($0) }
             return kind == .snapshot && scene == nil ? .none : .scene(scene)
         case .bgtaskLaunch, .bgtaskExpire:
-            // Most runs carry no attributes: look for the flag only where its name appears.
-            guard let attrs = attrs(), attrs.contains("\"simulated\""),
-                  AttributeReader(attrs, only: ["simulated"]).bool("simulated") == true
-            else { return .none }
-            return .simulated
-        case .resourceAcquire:
-            let attributes = AttributeReader(attrs(), only: ["resource", "kind"])
+            return attrs.read(KindAttributes.Simulated.self).simulated == true ? .simulated : .none
+        case .resourceAcquire, .resourceRelease:
+            let resource = attrs.read(KindAttributes.Resource.self)
             return .resource(
-                id: attributes.identifier("resource").map { texts.id($0) },
-                kind: attributes.string("kind").map { ResourceKind($0, texts: &texts) })
-        case .resourceRelease:
-            return .resource(id: AttributeReader(attrs(), only: ["resource"]).identifier("resource").map { texts.id($0) }, kind: nil)
+                id: resource.id.map { texts.id($0) },
+                kind: kind == .resourceAcquire ? resource.kind.map { ResourceKind($0, texts: &texts) } : nil)
         case .urlsessionTaskCreate:
-            let attributes = AttributeReader(attrs(), only: ["earliest_begin", "discretionary", "expected_send", "expected_receive"])
+            let task = attrs.read(KindAttributes.URLSessionTask.self)
             return .urlSessionTask(
-                earliestBegin: attributes.time("earliest_begin"), discretionary: attributes.bool("discretionary"),
-                statesSend: attributes.double("expected_send").map { $0 >= 0 } ?? false,
-                statesReceive: attributes.double("expected_receive").map { $0 >= 0 } ?? false)
+                earliestBegin: task.earliestBegin, discretionary: task.discretionary,
+                statesSend: task.expectedSend.map { $0 >= 0 } ?? false,
+                statesReceive: task.expectedReceive.map { $0 >= 0 } ?? false)
         case .power:
-            let power = Readings.Power.read(attrs())
+            let power = attrs.read(Readings.Power.self)
             return .power(lowPowerMode: power.lowPowerMode, battery: power.battery, charging: power.charging)
         case .refreshStatus:
-            return .refreshStatus(Readings.RefreshStatus.read(attrs()).status)
+            return .refreshStatus(attrs.read(Readings.RefreshStatus.self).status)
         case .network:
-            return .network(reachable: Readings.Network.read(attrs()).reachable)
+            return .network(reachable: attrs.read(Readings.Network.self).reachable)
         case .fetchSetMinimumInterval:
-            return .fetchInterval(AttributeReader(attrs(), only: ["interval"]).double("interval"))
+            return .fetchInterval(attrs.read(KindAttributes.FetchInterval.self).interval)
         case .launch, .willFinishLaunching, .restoreState, .didFinishLaunching, .didBecomeActive, .willResignActive,
              .didEnterBackground, .willEnterForeground, .willTerminate, .memoryWarning, .suspend, .resume,
              .terminate, .endBackgroundTask, .backgroundTaskExpired, .expiringActivity, .bgtaskRegister,
@@ -281,6 +273,28 @@ extension ReplayEvent.RefreshStatus {
         case "denied": self = .denied
         case "restricted": self = .restricted
         default: return nil
+        }
+    }
+}
+
+/// An event's `attrs` as its reader holds it: a string (a decoded ``Event``) or UTF-8 bytes (a
+/// row of the store), read without making a string of the bytes where the text has the flat shape.
+private enum AttributesText {
+    case string(String?)
+    case utf8(UnsafeRawBufferPointer?)
+
+    /// The whole text.
+    var string: String? {
+        switch self {
+        case .string(let text): text
+        case .utf8(let bytes): bytes.map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    func read<Visitor: AttributeVisitor>(_: Visitor.Type) -> Visitor {
+        switch self {
+        case .string(let text): Visitor.read(text)
+        case .utf8(let bytes): Visitor.read(utf8: bytes)
         }
     }
 }

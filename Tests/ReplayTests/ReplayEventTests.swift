@@ -1,4 +1,4 @@
-import Replay
+@testable import Replay
 import Testing
 import TraceModel
 
@@ -47,9 +47,10 @@ import TraceModel
             earliestBegin: Timestamp(microseconds: .min), discretionary: nil, statesSend: false, statesReceive: true))
     }
 
-    /// Readings are read by a visitor over the flat text, falling back to the general parser: both
-    /// ways give what ``AttributeReader`` reads, on odd and hostile attributes and on seeded ones.
-    @Test func readingsReadAsTheGeneralParserReadsThem() {
+    /// The attributes of every kind that has some are read by a visitor over the flat text,
+    /// falling back to the general parser: both ways give what ``AttributeReader`` reads, on odd
+    /// and hostile attributes and on seeded ones, from an event and from a row of the store.
+    @Test func attributesReadAsTheGeneralParserReadsThem() {
         var texts: [String?] = [
             nil, "", "{}", "[1]", "null", #"{"reachable":tru}"#, #"{"reachable":true"#, #"{"reachable":true}x"#,
             #"{"reachable":true,"reachable":false}"#, #"{"reachable":false,"reachable":"yes"}"#,
@@ -58,28 +59,94 @@ import TraceModel
             #"{"battery":-0.0,"battery":"0.5"}"#, #"{"battery":01}"#, #"{"status":"denied"}"#,
             #"{"status":"den\u0069ed"}"#, #"{"status":"Denied"}"#, #"{"status":7}"#, "{\"status\":\"a\u{0}\"}",
             "{\"reachable\":true,\"\u{1F600}\":1}", #"{"reachable":true,}"#,
+            #"{"type":"processing","error":"tooManyPendingTaskRequests","earliest_begin":"2026-11-21T08:00:00.5+01:00"}"#,
+            #"{"earliest_begin":1.8e9,"earliest_begin":"soon","requires_power":true,"requires_network":"no"}"#,
+            #"{"priority":5.0,"priority":1e16,"content_available":true,"push_type":"background"}"#,
+            #"{"priority":-3,"push_type":"b\u0061ckground","value":29.5,"name":"sync","interval":900}"#,
+            #"{"resource":7,"kind":"socket"}"#, #"{"resource":1.5,"kind":"gpu"}"#, #"{"resource":"db","resource":-2}"#,
+            #"{"simulated":true}"#, #"{"simulated":"true"}"#, #"{"simulated":true,"simulated":null}"#,
+            #"{"earliest_begin":-1e300,"expected_send":0,"expected_receive":-1,"discretionary":false}"#,
         ]
-        // A linear congruential generator: the same 2,000 objects every run.
+        // A linear congruential generator: the same 3,000 objects every run.
         var state: UInt64 = 7
         func pick<T>(_ choices: [T]) -> T {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return choices[Int(state >> 33) % choices.count]
         }
-        let keys = ["reachable", "low_power_mode", "battery", "charging", "status", "wifi", "x"]
-        let values = ["true", "false", "null", "0.2", "-1", "1e3", #""denied""#, #""available""#, #""restricted""#, "[1]", "{}"]
-        for _ in 0 ..< 2_000 {
-            let members = (0 ..< pick([0, 1, 2, 3, 4])).map { _ in "\"\(pick(keys))\":\(pick(values))" }
+        let keys = [
+            "reachable", "low_power_mode", "battery", "charging", "status", "wifi", "x", "content_available", "priority",
+            "push_type", "type", "error", "earliest_begin", "requires_power", "requires_network", "value", "name",
+            "simulated", "resource", "kind", "discretionary", "expected_send", "expected_receive", "interval",
+        ]
+        let values = [
+            "true", "false", "null", "0.2", "-1", "1e3", "5", #""denied""#, #""available""#, #""restricted""#, "[1]", "{}",
+            #""2026-11-21T08:00:00Z""#, "1795248000.25", #""database""#, #""a\"b""#, "-0", "1e400",
+        ]
+        for _ in 0 ..< 3_000 {
+            let members = (0 ..< pick([0, 1, 2, 3, 4, 5])).map { _ in "\"\(pick(keys))\":\(pick(values))" }
             texts.append("{" + members.joined(separator: ",") + "}")
         }
-        let statuses: [String: ReplayEvent.RefreshStatus] = ["available": .available, "denied": .denied, "restricted": .restricted]
         for attrs in texts {
-            let reader = AttributeReader(attrs)
-            #expect(Self.replayEvent("power", attrs: attrs).details == .power(
-                lowPowerMode: reader.bool("low_power_mode"), battery: reader.double("battery"),
-                charging: reader.bool("charging")), "\(attrs ?? "nil")")
-            #expect(Self.replayEvent("network", attrs: attrs).details == .network(reachable: reader.bool("reachable")))
-            let status = reader.string("status").flatMap { statuses[$0] }
-            #expect(Self.replayEvent("refreshStatus", attrs: attrs).details == .refreshStatus(status), "\(attrs ?? "nil")")
+            // Each event is made with a table of its own, so that its texts are numbered as the
+            // expected ones are: from 1, in the order read.
+            for (name, expected) in Self.expectedDetails(AttributeReader(attrs)) {
+                #expect(Self.replayEvent(name, attrs: attrs).details == expected, "\(name) \(attrs ?? "nil")")
+                #expect(Self.storedEvent(name, attrs: attrs).details == expected, "\(name) \(attrs ?? "nil")")
+            }
+        }
+    }
+
+    /// What each kind that has attributes keeps, read with ``AttributeReader``.
+    /// Each kind's texts are numbered in a table of their own.
+    static func expectedDetails(_ reader: AttributeReader) -> [(String, ReplayEvent.Details)] {
+        let statuses: [String: ReplayEvent.RefreshStatus] = ["available": .available, "denied": .denied, "restricted": .restricted]
+        var numbering: any TextNumbering = TextTable()
+        func id(_ name: String) -> TextID? { reader.string(name).map { numbering.id($0) } }
+        /// Details whose texts are numbered from the start of a new table.
+        func fresh(_ make: () -> ReplayEvent.Details) -> ReplayEvent.Details {
+            numbering = TextTable()
+            return make()
+        }
+        return [
+            ("power", .power(
+                lowPowerMode: reader.bool("low_power_mode"), battery: reader.double("battery"), charging: reader.bool("charging"))),
+            ("network", .network(reachable: reader.bool("reachable"))),
+            ("refreshStatus", .refreshStatus(reader.string("status").flatMap { statuses[$0] })),
+            ("push.receive", fresh { .push(
+                contentAvailable: reader.bool("content_available"), priority: reader.int("priority"), pushType: id("push_type")) }),
+            ("bgtask.submit", fresh { .submit(
+                type: id("type"), error: id("error"), earliestBegin: reader.time("earliest_begin"),
+                requiresPower: reader.bool("requires_power"), requiresNetwork: reader.bool("requires_network")) }),
+            ("backgroundTimeRemaining", .timeRemaining(reader.double("value"))),
+            ("beginBackgroundTask", fresh { .backgroundTask(name: id("name")) }),
+            ("bgtask.launch", reader.bool("simulated") == true ? .simulated : .none),
+            ("bgtask.expire", reader.bool("simulated") == true ? .simulated : .none),
+            ("resource.acquire", fresh { .resource(
+                id: reader.identifier("resource").map { numbering.id($0) },
+                kind: reader.string("kind").map { ResourceKind($0, texts: &numbering) }) }),
+            ("resource.release", fresh { .resource(id: reader.identifier("resource").map { numbering.id($0) }, kind: nil) }),
+            ("urlsession.task.create", .urlSessionTask(
+                earliestBegin: reader.time("earliest_begin"), discretionary: reader.bool("discretionary"),
+                statesSend: reader.double("expected_send").map { $0 >= 0 } ?? false,
+                statesReceive: reader.double("expected_receive").map { $0 >= 0 } ?? false)),
+            ("fetch.setMinimumInterval", .fetchInterval(reader.double("interval"))),
+        ]
+    }
+
+    /// The event as `check` over the store makes it: from a row's UTF-8 bytes.
+    static func storedEvent(_ name: String, attrs: String?) -> ReplayEvent {
+        var feed = TextTableFeed()
+        var name = name
+        return name.withUTF8 { nameBytes in
+            func make(_ attrsBytes: UnsafeRawBufferPointer?) -> ReplayEvent {
+                let raw = RawEventFields(
+                    ts: Timestamp(seconds: 0), mono: nil, seq: nil, task: nil, rowID: nil, success: nil,
+                    name: UnsafeRawBufferPointer(nameBytes), phase: nil, reason: nil, cause: nil, identifier: nil,
+                    call: nil, result: nil, attrs: attrsBytes)
+                return ReplayEvent(raw, launch: 0, texts: &feed)
+            }
+            guard var attrs else { return make(nil) }
+            return attrs.withUTF8 { make(UnsafeRawBufferPointer($0)) }
         }
     }
 
