@@ -19,17 +19,19 @@ public protocol Check: AnyObject {
     /// ended (`context.launch` is the latest launch). Nothing is evidence here (see rules.md,
     /// "The end of a log is not evidence"): what a check still follows is only written down.
     func logEnded(context: ReplayContext)
-    /// True when the check, after its launch ended, is as a fresh one would be, so that the
-    /// next launch of the device can use it instead of making one (making and freeing a launch's
-    /// checks cost a fifth of the replay). False unless a check says otherwise.
-    var isAsMade: Bool { get }
+    /// Called when the check's launch ended (and the check does not outlive it): makes the check
+    /// as a fresh one would be and returns true, so that the device's next launch uses it
+    /// instead of making one — making and freeing a launch's checks cost a fifth of the replay.
+    /// Returns false when it cannot; then the next launch makes its own. False unless a check
+    /// says otherwise: a check that clears itself must clear every field a launch can change.
+    func clearForNextLaunch() -> Bool
 }
 
 extension Check {
     public func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {}
     public func wake(at event: ReplayEvent, context: ReplayContext) {}
     public func logEnded(context: ReplayContext) {}
-    public var isAsMade: Bool { false }
+    public func clearForNextLaunch() -> Bool { false }
 }
 
 /// How to make a check, what it listens to and which rules it reports.

@@ -13,8 +13,8 @@ public final class DeviceReplayer {
     private let state: DeviceState
     @exclusivity(unchecked) private var deviceChecks: [(any Check)?]
     /// Per blueprint, a launch-scoped check left as made by an ended launch, for the next
-    /// launch to use (see ``Check/isAsMade``).
-    @exclusivity(unchecked) private var spareChecks: [(any Check)?]
+    /// launch to use (see ``Check/clearForNextLaunch()``).
+    @exclusivity(unchecked) private(set) var spareChecks: [(any Check)?]
     @exclusivity(unchecked) private var live: [String: LaunchState] = [:]
     /// The live launch of each process kind, so a new launch of it supersedes the old one.
     @exclusivity(unchecked) private var liveByProcess: [String: String] = [:]
@@ -29,6 +29,9 @@ public final class DeviceReplayer {
     /// The launch of the latest event. Read for every event: not checked for exclusivity at run
     /// time, for the reason given at ``LaunchState``.
     @exclusivity(unchecked) private var current: LaunchState?
+    /// The launch of the latest event of another launch than `current`'s: an extension's events
+    /// come between the app's, and each switch would otherwise hash the launch's id.
+    @exclusivity(unchecked) private var previous: LaunchState?
     /// What the caller said was cut short: these launches, and with `deviceCut` every launch
     /// still open when the device's log ends.
     @exclusivity(unchecked) private var cutLaunches: Set<String> = []
@@ -164,7 +167,13 @@ public final class DeviceReplayer {
     private func launchState(for event: borrowing Event) -> LaunchState {
         // Most events belong to the launch of the event before: skip the dictionary then.
         if let current, current.launch == event.launch { return current }
-        let found = findLaunchState(for: event)
+        let found: LaunchState
+        if let previous, previous.launch == event.launch {
+            found = previous
+        } else {
+            found = findLaunchState(for: event)
+        }
+        previous = current
         current = found
         return found
     }
@@ -220,10 +229,11 @@ public final class DeviceReplayer {
 
     private func end(_ launch: LaunchState, _ ending: LaunchEnding) {
         guard live.removeValue(forKey: launch.launch) != nil else { return }
-        let processKey = launch.process ?? "app"
-        if liveByProcess[processKey] == launch.launch { liveByProcess[processKey] = nil }
+        if let entry = liveByProcess.index(forKey: launch.process ?? "app"), liveByProcess[entry].value == launch.launch {
+            liveByProcess.remove(at: entry)
+        }
         if case .endOfLog = ending, deviceCut { launch.logCutShort = true }
-        if cutLaunches.remove(launch.launch) != nil { launch.logCutShort = true }
+        if !cutLaunches.isEmpty, cutLaunches.remove(launch.launch) != nil { launch.logCutShort = true }
         launch.ended(ending)
         let context = ReplayContext(device: state, launch: launch)
         let dispatch = launch.isExtension ? book.appExtension : book.app
@@ -234,16 +244,20 @@ public final class DeviceReplayer {
             deviceChecks[index]?.launchEnded(ending, context: context.calling(blueprint: index, of: book))
         }
         // Keep the ended launch, with only the checks that outlive it, to flag events logged
-        // after its end; keep the others as spares when they are as made.
+        // after its end; keep the others as spares when they can be cleared.
         let outlivesLaunch = book.outlivesLaunch
         for index in launch.checks.indices where !outlivesLaunch[index] {
-            if let check = launch.checks[index], check.isAsMade { spareChecks[index] = check }
+            if let check = launch.checks[index], check.clearForNextLaunch() { spareChecks[index] = check }
             launch.checks[index] = nil
         }
         ended[launch.launch] = launch
         endedOrder.append(launch.launch)
         if endedOrder.count > Self.endedLaunchesKept {
-            ended[endedOrder.removeFirst()] = nil
+            let forgotten = endedOrder.removeFirst()
+            ended[forgotten] = nil
+            // A later event of it begins a new launch: no cache may still answer for it.
+            if current?.launch == forgotten { current = nil }
+            if previous?.launch == forgotten { previous = nil }
         }
     }
 }

@@ -94,8 +94,18 @@ final class ObligationCheck: Check {
         order.removeAll()
     }
 
-    /// Nothing open, discharged or lapsed: every other field is set from `spec` when made.
-    var isAsMade: Bool { open.isEmpty && discharged.isEmpty && lapsed.isEmpty }
+    /// Every field but these four is set from `spec` when made. Their storage is kept unless a
+    /// launch made it large, so that a launch's keys cost no allocation.
+    func clearForNextLaunch() -> Bool {
+        open.removeAll(keepingCapacity: open.capacity <= Self.keptCapacity)
+        order.removeAll(keepingCapacity: order.capacity <= Self.keptCapacity)
+        discharged.removeAll(keepingCapacity: discharged.capacity <= Self.keptCapacity)
+        lapsed.removeAll(keepingCapacity: lapsed.capacity <= Self.keptCapacity)
+        return true
+    }
+
+    /// The most keys whose storage a cleared check keeps for the next launch.
+    private static let keptCapacity = 64
 
     private func key(of event: ReplayEvent) -> OpenKey? {
         switch keyKind {

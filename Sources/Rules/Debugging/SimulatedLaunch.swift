@@ -56,6 +56,11 @@ final class SimulatedLaunchCheck: Check {
 
     private var reported = false
 
+    func clearForNextLaunch() -> Bool {
+        reported = false
+        return true
+    }
+
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         guard !reported else { return }
         let evidence: String

@@ -11,6 +11,9 @@ final class OpenWorkCheck: Check {
         scope: .launch, interests: [], runsOnExtensions: true, rules: [.logEndedWithOpenWork],
         make: { _ in OpenWorkCheck() })
 
+    /// Nothing is kept between events.
+    func clearForNextLaunch() -> Bool { true }
+
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {}
 
     func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {

@@ -53,8 +53,12 @@ final class SharedResourceCheck: Check {
         }
     }
 
-    /// Nothing held: a fresh check is the same.
-    var isAsMade: Bool { unreported.isEmpty && reported.isEmpty }
+    func clearForNextLaunch() -> Bool {
+        unreported.removeAll()
+        reported.removeAll()
+        acquisitions = 0
+        return true
+    }
 
     /// Reports every hold not reported yet at `event`, a `suspend` or a resource kill (which judges
     /// shared resources only: a listener is a matter of suspension, and is left as it is).

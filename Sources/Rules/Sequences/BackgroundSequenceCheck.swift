@@ -56,6 +56,17 @@ final class BackgroundSequenceCheck: Check {
     /// reports nothing more — one breach, one finding.
     @exclusivity(unchecked) private var reported = false
 
+    func clearForNextLaunch() -> Bool {
+        way = nil
+        start = nil
+        cause = nil
+        causeSeen = false
+        step = .awaitingDidEnterBackground
+        didEnterBackgroundBegin = nil
+        reported = false
+        return true
+    }
+
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
         guard !launch.lifecycleBreach else { return end() }

@@ -21,6 +21,14 @@ final class LaunchSequenceCheck: Check {
     @exclusivity(unchecked) private var over: ReplayEvent?
     @exclusivity(unchecked) private var reported = false
 
+    func clearForNextLaunch() -> Bool {
+        position = -1
+        lastStep = nil
+        over = nil
+        reported = false
+        return true
+    }
+
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         guard !reported else { return }
         let breach = context.launch.lifecycleBreach

@@ -42,7 +42,12 @@ final class SceneSequenceCheck: Check {
     @exclusivity(unchecked) private var enteredLast: [TextID] = []
     @exclusivity(unchecked) private var snapshotSinceEntered = true
 
-    var isAsMade: Bool { sequences.isEmpty && enteredLast.isEmpty }
+    func clearForNextLaunch() -> Bool {
+        sequences.removeAll()
+        enteredLast.removeAll()
+        snapshotSinceEntered = true
+        return true
+    }
 
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch

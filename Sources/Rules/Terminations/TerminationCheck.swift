@@ -20,6 +20,12 @@ final class TerminationCheck: Check {
     /// The state the `terminate` found the app in.
     private var stateAtTerminate: AppState?
 
+    func clearForNextLaunch() -> Bool {
+        suspendedAt = nil
+        stateAtTerminate = nil
+        return true
+    }
+
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         switch kind {
         case .suspend: suspendedAt = event

@@ -11,6 +11,9 @@ final class TaskSchedulerCheck: Check {
         rules: [.bgtaskRegisterLate, .bgtaskNotPermitted, .bgtaskLaunchUnregistered, .legacyFetchDisabled],
         make: { _ in TaskSchedulerCheck() })
 
+    /// Nothing is kept between events.
+    func clearForNextLaunch() -> Bool { true }
+
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
         switch kind {

@@ -11,6 +11,11 @@ final class BackgroundTaskBeginCheck: Check {
 
     private var begunBefore = false
 
+    func clearForNextLaunch() -> Bool {
+        begunBefore = false
+        return true
+    }
+
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         if context.launch.isExtension {
             context.report(

@@ -30,7 +30,8 @@ final class URLSessionTaskCheck: Check {
     }
 
     /// Nothing kept between events.
-    var isAsMade: Bool { true }
+    /// Nothing is kept between events.
+    func clearForNextLaunch() -> Bool { true }
 
     private func reportByteCounts(
         _ event: ReplayEvent, earliestBegin: Timestamp, send: Bool, receive: Bool, context: ReplayContext
