@@ -119,16 +119,16 @@ final class ObligationCheck: Check {
 
     private func opened(_ event: ReplayEvent, context: ReplayContext) {
         guard let key = key(of: event) else { return }
-        if let previous = open[key] {
+        if let previous = open.updateValue(Open(opening: event), forKey: key) {
             if isRecording(context) {
                 record(previous, closing: nil, at: event, .replaced, measured: nil, finding: nil, context: context)
             }
         } else {
             order.append(key)
         }
-        open[key] = Open(opening: event)
-        discharged.remove(key)
-        lapsed.remove(key)
+        // Each a hash of the key: skipped when there is nothing to remove.
+        if !discharged.isEmpty { discharged.remove(key) }
+        if !lapsed.isEmpty { lapsed.remove(key) }
     }
 
     private func closed(_ event: ReplayEvent, context: ReplayContext) {
@@ -197,6 +197,8 @@ final class ObligationCheck: Check {
     }
 
     private func reportOutstanding(at event: ReplayEvent, ending: LaunchEnding?, context: ReplayContext) {
+        // Every suspension comes here: most find nothing open.
+        guard !order.isEmpty else { return }
         let recording = isRecording(context)
         for key in order {
             guard let item = open[key] else { continue }
@@ -219,8 +221,9 @@ final class ObligationCheck: Check {
             }
             lapsed.insert(key)
         }
-        open.removeAll()
-        order.removeAll()
+        // The storage is kept for the launch's next openings (as the launch's clearing keeps it).
+        open.removeAll(keepingCapacity: true)
+        order.removeAll(keepingCapacity: true)
     }
 
     /// Reports a breach; returns the finding's rule and number (for the work's record), or nil
