@@ -50,7 +50,8 @@ final class ObligationCheck: Check {
     /// out of line, else the compiler makes the copy on entry, for every event.
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         if kind == opens || kind == closes || kind == expires { take(event, kind: kind, context: context) }
-        if kind == .suspend, dueBeforeSuspension { suspended(event, context: context) }
+        // Most suspensions find nothing open: they are not handed on.
+        if kind == .suspend, dueBeforeSuspension, !order.isEmpty { suspended(event, context: context) }
     }
 
     @inline(never)
@@ -197,7 +198,7 @@ final class ObligationCheck: Check {
     }
 
     private func reportOutstanding(at event: ReplayEvent, ending: LaunchEnding?, context: ReplayContext) {
-        // Every suspension comes here: most find nothing open.
+        // A launch's end comes here too: most find nothing open.
         guard !order.isEmpty else { return }
         let recording = isRecording(context)
         for key in order {
