@@ -106,7 +106,7 @@ final class ObligationCheck: Check {
     }
 
     /// The most keys whose storage a cleared check keeps for the next launch.
-    private static let keptCapacity = 64
+    private static let keptCapacity = 8
 
     private func key(of event: ReplayEvent) -> OpenKey? {
         switch keyKind {
