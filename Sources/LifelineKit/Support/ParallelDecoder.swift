@@ -26,7 +26,7 @@ enum ParallelDecoder {
     /// Decoders beyond a handful only wait on the caller's thread, which replays every event.
     static let maxWorkers = 8
 
-    static func workers(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+    static func workers(cores: Int = AvailableCores.count) -> Int {
         min(max(1, cores), maxWorkers)
     }
 
