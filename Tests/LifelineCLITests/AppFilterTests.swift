@@ -129,6 +129,10 @@ import Testing
         (["--device", "X", "--app", "com.example.weather"], "nothing to check: no events for device X in "),
         (["--app", ""], "--app needs a bundle id"),
         (["--app-version", ""], "--app-version needs a version"),
+        // A hostile value is shown escaped and cut short, never as it is.
+        (["--app", "com.x\u{1B}[31mred"], #"nothing to check: no launches of app "com.x\u{1B}[31mred" in "#),
+        (["--app", String(repeating: "a", count: 100_000)],
+         "nothing to check: no launches of app \"\(String(repeating: "a", count: 80))\"… (100000 bytes) in "),
     ])
     func checkWithNothingSelectedIsOneLineAndChangesNothing(_ filters: [String], message: String) throws {
         let database = try Self.store()

@@ -70,9 +70,9 @@ public struct AppSelection: Sendable, Hashable, CustomStringConvertible {
     /// "app com.example.news version 5.12.0", "app com.example.news", "app version 5.12.0".
     public var description: String {
         switch (app, version) {
-        case let (app?, version?): "app \(app) version \(version)"
-        case let (app?, nil): "app \(app)"
-        case let (nil, version?): "app version \(version)"
+        case let (app?, version?): "app \(ShownValue.shown(app)) version \(ShownValue.shown(version))"
+        case let (app?, nil): "app \(ShownValue.shown(app))"
+        case let (nil, version?): "app version \(ShownValue.shown(version))"
         case (nil, nil): "every app"
         }
     }

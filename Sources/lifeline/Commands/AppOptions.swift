@@ -28,7 +28,7 @@ extension DatabaseOption {
     /// The store holds events, but no launch of the app or version (on the devices asked for,
     /// in the window).
     func nothingOf(_ apps: AppSelection, devices: [String] = [], inWindow: Bool = false) -> CommandFailure {
-        let on = devices.isEmpty ? "" : " on device \(devices.joined(separator: ", "))"
+        let on = devices.isEmpty ? "" : " on device \(devices.map(ShownValue.shown).joined(separator: ", "))"
         guard !inWindow else {
             return .nothingToCheck("no events of the launches of \(apps)\(on) in \(path) in that window")
         }

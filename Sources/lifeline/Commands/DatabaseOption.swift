@@ -43,7 +43,7 @@ extension DatabaseOption {
         guard !devices.isEmpty else {
             return .nothingToCheck("\(path) holds no events: ingest logs first with `lifeline ingest\(argument) PATH…`")
         }
-        let names = devices.joined(separator: ", ")
+        let names = devices.map(ShownValue.shown).joined(separator: ", ")
         return .nothingToCheck(
             "no events for device \(names) in \(path)\(inWindow ? " in that window" : "");"
                 + " `sqlite3 \(ShellWord.quoted(path)) 'SELECT name FROM devices'` lists the devices")

@@ -60,7 +60,7 @@ struct ExportCommand: ParsableCommand {
                 throw CommandFailure.unreadable("\(error)")
             }
             guard shown > 0 else {
-                if let launch { throw CommandFailure.nothingToCheck("no events of launch \(launch) on device \(device) in \(database.path)") }
+                if let launch { throw CommandFailure.nothingToCheck("no events of launch \(ShownValue.shown(launch)) on device \(ShownValue.shown(device)) in \(database.path)") }
                 throw database.nothingToCheck(devices: [device], inWindow: false)
             }
             let text = format == .chromeTrace ? trace.render() : lines.map { $0 + "\n" }.joined()
