@@ -53,6 +53,11 @@ import Testing
         Case(store: .checked, arguments: ["query", "no-such-query"], status: 64,
              message: "error: no canned query named 'no-such-query'; `lifeline query --list` lists them"),
         Case(store: .checked, arguments: ["query", "device-timeline"], status: 64, message: "error: the query needs --param device=VALUE"),
+        // A --param the query does not take, most likely misspelt, is refused rather than ignored.
+        Case(store: .checked, arguments: ["query", "device-timeline", "--param", "device=D", "--param", "devce=D"], status: 64,
+             message: "error: the canned query device-timeline takes no :devce parameter: check the name given to --param"),
+        Case(store: .checked, arguments: ["query", "SELECT :device", "--param", "device=D", "--param", "x\u{1B}=1"], status: 64,
+             message: #"error: the SQL given takes no :"x\u{1B}" parameter"#),
         Case(store: .checked, arguments: ["query", "SELEC 1"], status: 2, message: "error: SQLite: near \"SELEC\": syntax error"),
         Case(store: .checked, arguments: ["query", "SELECT * FROM no_such_table"], status: 2, message: "error: SQLite: no such table: no_such_table"),
         Case(store: .checked, arguments: ["query", "device-timeline", "--param", "device=no-such-device", "--format", "csv"], status: 0,

@@ -27,7 +27,8 @@ struct QueryCommand: ParsableCommand {
 
             Exit codes: 0 the answer was printed (even with no rows); 2 the database could not be \
             read, or the query failed, would write, or takes no :app or :app_version for --app or \
-            --app-version; 64 the command line is wrong (no such canned query, a missing --param).
+            --app-version; 64 the command line is wrong (no such canned query, a missing --param, \
+            or one the query does not take).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -57,31 +58,34 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
-    func validate() throws {
+    func run() throws {
         try CommandFailure.reporting {
+            // Checked here, not in `validate()`: the argument parser validates `query --help`
+            // too, which printed this error above the help.
             if list == (query != nil) {
                 throw CommandFailure.usage(list ? "give either --list or a query, not both" : "give a query (a canned query's name, a .sql file or SQL), or --list")
             }
-            _ = try parsedParameters()
-        }
-    }
-
-    func run() throws {
-        try CommandFailure.reporting {
+            let values = try parsedParameters()
             if list {
                 print(try canned().all().map(Self.describe).joined(separator: "\n\n"))
                 return
             }
             let resolved = try resolvedQuery()
             let store = try database.open(.readOnly)
-            let values = try parsedParameters()
             let result: QueryResult
             do {
                 result = try store.query(
-                    resolved.sql, parameters: values, optional: resolved.optional, filters: Set(filters.keys))
+                    resolved.sql, parameters: values, optional: resolved.optional, filters: Set(values.keys))
             } catch let error as QueryError {
                 switch error {
                 case .missingParameters: throw CommandFailure.usage("\(error)")
+                case .notTaken(let names) where names.contains { filters[$0] == nil }:
+                    // A --param the query does not use is most likely a misspelt name: ignored, it
+                    // would leave the answer unnarrowed without a word.
+                    let unknown = names.filter { filters[$0] == nil }.map { ":" + ShownValue.shown($0) }
+                    throw CommandFailure.usage(
+                        "\(resolved.label) takes no " + unknown.joined(separator: " or ")
+                            + " parameter: check the name given to --param; `lifeline query --list` shows the parameters of each canned query")
                 case .notTaken(let names):
                     let flags = names.compactMap { filters[$0] }.joined(separator: " and ")
                     throw CommandFailure.unreadable(
@@ -112,7 +116,7 @@ struct QueryCommand: ParsableCommand {
             return "\(path) holds no events: ingest logs first with `lifeline ingest\(database.argument) PATH…`"
         }
         if let device = values["device"], try !store.holdsEvents(device: device) {
-            return "no events for device \(device) in \(path), so the answer is empty; `sqlite3 \(ShellWord.quoted(path)) 'SELECT name FROM devices'` lists the devices"
+            return "no events for device \(ShownValue.shown(device)) in \(path), so the answer is empty; `sqlite3 \(ShellWord.quoted(path)) 'SELECT name FROM devices'` lists the devices"
         }
         let apps = AppSelection(app: values["app"], version: values["app_version"])
         if apps.isSet, try !store.holdsEvents(app: apps.app, appVersion: apps.version) {
