@@ -15,12 +15,16 @@ The job runs the `lifeline` binary on the executors; Spark only moves bytes betw
    they came in (a device split across several uploads, a file holding several devices).
 3. Reduce: each partition is piped through `lifeline check --stdin --keyed`, which replays each
    device whole, in the order `lifeline check` replays a database (duplicates dropped, launches by
-   first time, cut-short launches as cut), and writes findings as JSON lines and its totals.
+   first time, cut-short launches as cut), and writes findings as JSON lines, each launch's row
+   of the `launches` table (`--launches`) and its totals.
 4. Output: OUTPUT/findings/ (Parquet, partitioned by `day`, the columns of the `findings` table),
    OUTPUT/findings.jsonl/ (the same findings as `check --stdin` writes them, for
-   `lifeline import-findings OUTPUT --db FILE`) and OUTPUT/summary.json (files, lines, events,
-   duplicates, bad lines by reason, lost lines, cut and damaged files, findings by rule, and the
-   same per partition).
+   `lifeline import-findings OUTPUT --db FILE`), OUTPUT/launches/ (Parquet, partitioned by the
+   `day` of `first_ts`, the columns of the `launches` table but those a store fills in from the
+   findings, which a join on device and launch gives), OUTPUT/launches.jsonl/ (the same rows as
+   `check --stdin --launches` writes them) and OUTPUT/summary.json (files, lines, events,
+   duplicates, bad lines by reason, lost lines, cut and damaged files, launches, findings by rule,
+   and the same per partition).
 
 Every output is written by Spark's DataFrame writer in overwrite mode: a task's files are
 committed only when it succeeds, so a retried task (a lost executor, or the failure forced by
@@ -215,8 +219,8 @@ def should_fail(marker):
 
 def replay_partition(index, records, lifeline, check_args, fail_marker):
     """Reduce side: pipes one partition's records, grouped by device, through
-    `lifeline check --stdin --keyed`; yields ("f", finding JSON) for each finding, then
-    ("s", totals JSON) with the partition's totals."""
+    `lifeline check --stdin --keyed`; yields ("f", finding JSON) for each finding, ("l", launch
+    JSON) for each launch, then ("s", totals JSON) with the partition's totals."""
     records = iter(records)
     try:
         first = next(records)
@@ -225,7 +229,9 @@ def replay_partition(index, records, lifeline, check_args, fail_marker):
     fail = should_fail(fail_marker)
     with tempfile.TemporaryDirectory() as scratch:
         summary_path = os.path.join(scratch, "summary.json")
-        command = [lifeline, "check", "--stdin", "--keyed", "--quiet", "--summary-json", summary_path] + check_args
+        launches_path = os.path.join(scratch, "launches.jsonl")
+        command = [lifeline, "check", "--stdin", "--keyed", "--quiet", "--summary-json", summary_path,
+                   "--launches", launches_path] + check_args
         with open(os.path.join(scratch, "stderr"), "w+b") as errors:
             process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, bufsize=PIPE_CHUNK)
             stream = _chain(first, records)
@@ -247,6 +253,11 @@ def replay_partition(index, records, lifeline, check_args, fail_marker):
                 raise failure(f"lifeline check --stdin --keyed (partition {index})", process, errors)
         with open(summary_path, encoding="utf-8") as handle:
             totals = json.load(handle)
+        totals["launches"] = 0
+        with open(launches_path, encoding="utf-8") as handle:
+            for line in handle:
+                totals["launches"] += 1
+                yield "l", line.rstrip("\n")
     totals["partition"] = index
     yield "s", json.dumps(totals)
 
@@ -322,6 +333,37 @@ def findings_schema():
     return StructType(fields)
 
 
+def launch_row(line):
+    """One launch (a JSON line of `check --stdin --launches`) as a row of the launches schema."""
+    launch = json.loads(line)
+    first = parse_time(launch["first_ts"])
+    text = ["device", "launch", "app", "app_version", "os", "model", "process"]
+    return tuple(launch[name] for name in text) + (
+        first, parse_time(launch["last_ts"]), launch["started"], launch["cause"], launch["ended"], launch["end_reason"],
+        launch["end_state"], _real(launch["foreground_seconds"]), _real(launch["background_seconds"]),
+        _real(launch["suspended_seconds"]), launch["background_periods"], launch["log_cut_short"],
+        first.date() if first else None)
+
+
+def launches_schema():
+    """The Parquet columns: the `launches` table's (times as timestamps, `log_cut_short` a boolean),
+    but the store's row ids and what it fills in from the findings, and `day` (UTC, of `first_ts`)."""
+    from pyspark.sql.types import BooleanType, DateType, DoubleType, StringType, StructField, StructType, TimestampType
+    fields = [StructField(name, StringType(), name not in ("device", "launch")) for name in
+              ("device", "launch", "app", "app_version", "os", "model", "process")]
+    fields += [StructField("first_ts", TimestampType(), True), StructField("last_ts", TimestampType(), True)]
+    fields += [StructField(name, StringType(), name not in ("started", "ended", "end_state")) for name in
+               ("started", "cause", "ended", "end_reason", "end_state")]
+    fields += [StructField(name, DoubleType(), True) for name in
+               ("foreground_seconds", "background_seconds", "suspended_seconds")]
+    fields += [
+        StructField("background_periods", StringType(), False),
+        StructField("log_cut_short", BooleanType(), False),
+        StructField("day", DateType(), True),
+    ]
+    return StructType(fields)
+
+
 def _add(into, counts):
     """Adds a {name: count} map into another."""
     for name, count in counts.items():
@@ -330,7 +372,7 @@ def _add(into, counts):
 
 def merge_totals(partitions):
     """The job's totals from each partition's `check --stdin --summary-json` totals."""
-    keys = ("lines", "decoded", "duplicates", "events", "devices", "findings", "rejects", "blankLines", "lostLines")
+    keys = ("lines", "decoded", "duplicates", "events", "devices", "launches", "findings", "rejects", "blankLines", "lostLines")
     merged = {key: sum(part[key] for part in partitions) for key in keys}
     merged["lostLinesExact"] = all(part["lostLinesExact"] for part in partitions)
     merged["rejectsByReason"], merged["findingsByRule"], merged["files"] = {}, {}, {}
@@ -345,7 +387,8 @@ def merge_totals(partitions):
     merged["partitions"] = sorted((
         {"partition": part["partition"], "files": part["files"]["read"] + part["files"]["failed"], "devices": part["devices"],
          "eventsRead": part["decoded"], "duplicates": part["duplicates"], "events": part["events"],
-         "rejects": part["rejects"], "lostLines": part["lostLines"], "findings": part["findings"]}
+         "rejects": part["rejects"], "lostLines": part["lostLines"], "launches": part["launches"],
+         "findings": part["findings"]}
         for part in partitions), key=lambda p: p["partition"])
     if partitions:
         merged["version"], merged["budgets"] = partitions[0]["version"], partitions[0]["budgets"]
@@ -369,7 +412,8 @@ def summary_text(summary):
         f"files     {files['read']} read, {files['truncated']} truncated, {files['damaged']} damaged, {files['failed']} failed",
         f"lines     {summary['lines']}: {summary['eventsRead']} events read, {summary['rejects']} rejected"
         + (f" ({reasons})" if reasons else "") + f", {summary['blankLines']} blank, " + lost_text(summary) + " lost",
-        f"events    {summary['events']} replayed of {summary['devices']} devices, {summary['duplicates']} duplicates dropped",
+        f"events    {summary['events']} replayed of {summary['devices']} devices ({summary['launches']} launches),"
+        f" {summary['duplicates']} duplicates dropped",
         f"findings  {summary['findings']}" + (f": {rules}" if rules else ""),
         f"spark     {summary['seconds']:.1f} s on {summary['master']}, {len(summary['partitions'])} partitions replayed",
     ])
@@ -425,6 +469,11 @@ def run(args):
         .write.mode("overwrite").partitionBy("day").parquet(os.path.join(output, "findings"))
     spark.createDataFrame(findings.map(lambda line: (line,)), "value string") \
         .write.mode("overwrite").text(os.path.join(output, "findings.jsonl"))
+    launches = results.filter(lambda item: item[0] == "l").map(lambda item: item[1])
+    spark.createDataFrame(launches.map(launch_row), launches_schema()) \
+        .write.mode("overwrite").partitionBy("day").parquet(os.path.join(output, "launches"))
+    spark.createDataFrame(launches.map(lambda line: (line,)), "value string") \
+        .write.mode("overwrite").text(os.path.join(output, "launches.jsonl"))
     totals = [json.loads(item[1]) for item in results.filter(lambda item: item[0] == "s").collect()]
     results.unpersist()
 
@@ -448,7 +497,8 @@ def main(argv=None):
     """Entry point: runs the job and prints its totals."""
     summary = run(parse_args(sys.argv[1:] if argv is None else argv))
     print(summary_text(summary))
-    print(f"wrote {summary['output']}/findings/ (Parquet by day), findings.jsonl/ and summary.json")
+    print(f"wrote {summary['output']}/findings/ and launches/ (Parquet by day), findings.jsonl/, launches.jsonl/"
+          " and summary.json")
 
 
 if __name__ == "__main__":

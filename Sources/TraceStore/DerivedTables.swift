@@ -339,7 +339,7 @@ enum DerivedTables {
 /// Done by the staging thread, so that the replay only copies nine bytes a period; byte by byte,
 /// into a buffer the caller reuses (Strings, or appends to a class's array, took a fifth of the
 /// thread).
-enum PeriodsJSON {
+public enum PeriodsJSON {
     /// `,"suspended"]` and the like, by the ending's byte.
     private static let endings: [[UInt8]] = ["suspended", "foreground", "terminated", "log-ended"].map {
         Array(",\"\($0)\"]".utf8)
@@ -351,13 +351,10 @@ enum PeriodsJSON {
         bytes.removeAll(keepingCapacity: true)
         bytes.append(UInt8(ascii: "["))
         for period in 0 ..< count {
-            if period > 0 { bytes.append(UInt8(ascii: ",")) }
             let seconds = Double(bitPattern: periods.loadUnaligned(fromByteOffset: 9 * period, as: UInt64.self).littleEndian)
             let ended = Int(periods[9 * period + 8])
             guard ended < endings.count else { throw DerivedRowsError.unreadable(0) }
-            bytes.append(UInt8(ascii: "["))
-            appendSeconds(seconds, to: &bytes)
-            bytes.append(contentsOf: endings[ended])
+            append(seconds: seconds, ending: endings[ended], first: period == 0, to: &bytes)
         }
         bytes.append(UInt8(ascii: "]"))
         return bytes.withUnsafeBytes { buffer in
@@ -366,6 +363,25 @@ enum PeriodsJSON {
                 stmt, index, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count),
                 unsafeBitCast(-1, to: sqlite3_destructor_type.self))
         }
+    }
+
+    /// The same JSON as ``bind(_:count:to:at:scratch:)`` binds, for a launch's row written
+    /// elsewhere than the store (`check --stdin --launches`).
+    public static func text(_ periods: [BackgroundPeriod]) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        for (index, period) in periods.enumerated() {
+            append(seconds: period.seconds, ending: Array(",\"\(period.ended.rawValue)\"]".utf8), first: index == 0, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// One period, `[5.0,"suspended"]`, after a comma unless it is the first.
+    private static func append(seconds: Double, ending: [UInt8], first: Bool, to bytes: inout [UInt8]) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "["))
+        appendSeconds(seconds, to: &bytes)
+        bytes.append(contentsOf: ending)
     }
 
     /// `seconds` to the millisecond, as a JSON number (`5.0`, `0.25`, `1.999`); `null` when it does

@@ -54,6 +54,18 @@ import Testing
         #expect(result.stdout == "long         n\n--------  ----\nabcdefg…     7\nx         1234\n(2 rows)\n")
     }
 
+    /// SQL that divides has a `/` but is SQL, not a path; a `.sql` file is read wherever it is.
+    @Test func sqlWithASlashIsSQLAndAFileIsAFile() throws {
+        let divided = try Self.query(["SELECT 6 / 2 AS n", "--format", "csv"])
+        #expect(divided.stdout == "n\n3\n", "\(divided.stderr)")
+        let directory = try CLI.temporaryDirectory()
+        let file = directory.appendingPathComponent("half of six.sql")
+        try "SELECT 6 / 2 AS half".write(to: file, atomically: true, encoding: .utf8)
+        #expect(try Self.query([file.path, "--format", "csv"]).stdout == "half\n3\n")
+        let missing = try Self.query([directory.appendingPathComponent("none.sql").path])
+        #expect(missing.status == 2 && missing.stderr.contains("cannot read the query file"))
+    }
+
     @Test func parametersAreBound() throws {
         let device = try CLI.sqlite(Self.database, "SELECT name FROM devices ORDER BY name LIMIT 1")
         let named = try Self.query(["device-timeline", "--param", "device=\(device)", "--format", "csv"])

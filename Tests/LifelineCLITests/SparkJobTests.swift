@@ -20,10 +20,14 @@ import Testing
         let summary = fleet.directory.appendingPathComponent("keyed-summary.json").path
         let input = fleet.directory.appendingPathComponent("grouped-records")
         try (grouped.joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let launches = fleet.directory.appendingPathComponent("keyed-launches.jsonl")
         let replay = try Spark.process(
-            CLI.executable.path, ["check", "--stdin", "--keyed", "--quiet", "--summary-json", summary], stdin: input)
+            CLI.executable.path, ["check", "--stdin", "--keyed", "--quiet", "--summary-json", summary, "--launches", launches.path],
+            stdin: input)
         #expect(replay.status == 1, "bad input is exit 1, as for check --stdin: \(replay.stderr)")
         #expect(Fleet.findingKeys(replay.stdout) == fleet.findings)
+        #expect(try Fleet.launchRows(String(decoding: Data(contentsOf: launches), as: UTF8.self)) == fleet.launches,
+                "each launch's row, as check over the store derives it")
         #expect(Fleet.comparable(replay.stdout) == fleet.findingsWithoutRowIDs, "the same findings, word for word")
         let totals = try CLI.json(String(decoding: try Data(contentsOf: URL(fileURLWithPath: summary)), as: UTF8.self))
         #expect(totals["events"] as? Int == fleet.ingest["events"])
@@ -65,6 +69,7 @@ import Testing
     @Test func mistakesAreUsageErrorsAndABadFindingLoadsNothing() throws {
         #expect(try CLI.run(["check", "--keyed"]).status == 64)
         #expect(try CLI.run(["check", "--summary-json", "totals.json"]).status == 64)
+        #expect(try CLI.run(["check", "--launches", "launches.jsonl"]).status == 64)
         #expect(try CLI.run(["key-by-device"]).status == 64)
         let directory = try CLI.temporaryDirectory()
         let findings = directory.appendingPathComponent("findings.jsonl")
@@ -116,6 +121,13 @@ import Testing
             .filter { $0.hasPrefix("day=") }.sorted()
         #expect(days == Set(fleet.findings.map { "day=" + $0.ts.prefix(10) }).sorted())
 
+        // The launches: each once, as the store's launches table has them, in Parquet by the day they began.
+        let launches = try Fleet.launchRows(Spark.concatenated(output.appendingPathComponent("launches.jsonl")))
+        #expect(launches == fleet.launches)
+        let launchDays = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("launches").path)
+            .filter { $0.hasPrefix("day=") }.sorted()
+        #expect(launchDays == Set(fleet.launches.map { "day=" + $0.split(separator: "|")[2].prefix(10) }).sorted())
+
         // The totals, as ingest and check count them.
         let summary = try CLI.json(String(decoding: try Data(contentsOf: output.appendingPathComponent("summary.json")), as: UTF8.self))
         for key in ["events", "duplicates", "rejects", "lostLines"] {
@@ -127,6 +139,7 @@ import Testing
         #expect(files["truncated"] == 1)
         #expect(files["read"] == fleet.ingest["filesIngested"])
         #expect(summary["findings"] as? Int == fleet.findings.count)
+        #expect(summary["launches"] as? Int == fleet.launches.count)
         #expect(summary["findingsByRule"] as? [String: Int] == Dictionary(fleet.findings.map { ($0.rule, 1) }, uniquingKeysWith: +))
         let partitions = summary["partitions"] as? [[String: Any]] ?? []
         #expect(partitions.reduce(0) { $0 + ($1["events"] as? Int ?? 0) } == summary["events"] as? Int)
@@ -166,6 +179,8 @@ struct Fleet: Sendable {
     /// `lifeline check`'s findings, sorted (a list, so that a duplicate would show).
     var findings: [FindingKey] = []
     var findingsWithoutRowIDs: [String] = []
+    /// The rows of its `launches` table, as ``launchRows(_:)`` writes them, sorted.
+    var launches: [String] = []
 
     init() throws {
         directory = try CLI.temporaryDirectory()
@@ -186,6 +201,42 @@ struct Fleet: Sendable {
         guard checked.status == 0 else { throw FleetError.failed("check: \(checked.stderr)") }
         findings = Self.findingKeys(checked.stdout)
         findingsWithoutRowIDs = Self.comparable(checked.stdout)
+        // Times as the JSON lines write them (RFC 3339, microseconds), and `log_cut_short` as a boolean.
+        func time(_ column: String) -> String {
+            "strftime('%Y-%m-%dT%H:%M:%S', \(column) / 1000000, 'unixepoch') || '.' || printf('%06d', \(column) % 1000000) || 'Z' AS \(column)"
+        }
+        let table = try CLI.run([
+            "query", "--db", database, "--format", "jsonl",
+            "SELECT device, launch, app, app_version, os, model, process, \(time("first_ts")), \(time("last_ts")), started, cause, "
+                + "ended, end_reason, end_state, foreground_seconds, background_seconds, suspended_seconds, background_periods, "
+                + "log_cut_short = 1 AS log_cut_short FROM launches",
+        ])
+        guard table.status == 0 else { throw FleetError.failed("query launches: \(table.stderr)") }
+        launches = try Self.launchRows(table.stdout)
+        guard launches.count > 20 else { throw FleetError.failed("only \(launches.count) launches") }
+    }
+
+    /// Each launch of JSON lines (of `check --stdin --launches`, or the `launches` table as a
+    /// query writes it) as one text: device, launch and first time first, seconds to the
+    /// millisecond; sorted.
+    static func launchRows(_ jsonl: String) throws -> [String] {
+        let columns = [
+            "device", "launch", "first_ts", "last_ts", "app", "app_version", "os", "model", "process", "started", "cause",
+            "ended", "end_reason", "end_state", "foreground_seconds", "background_seconds", "suspended_seconds",
+            "background_periods", "log_cut_short",
+        ]
+        return try jsonl.split(separator: "\n").map { line in
+            let row = try CLI.json(String(line))
+            return columns.map { column -> String in
+                switch row[column] {
+                case let flag as Bool where column == "log_cut_short": "\(flag)"
+                case let number as NSNumber where column == "log_cut_short": "\(number.intValue != 0)"
+                case let seconds as Double: String(format: "%.3f", seconds)
+                case let text as String: text
+                default: "null"
+                }
+            }.joined(separator: "|")
+        }.sorted()
     }
 
     enum FleetError: Error { case failed(String) }

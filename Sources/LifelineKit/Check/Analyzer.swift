@@ -140,13 +140,13 @@ public struct Analyzer: Sendable {
     /// later launches may be of the app), and only the findings of the app's launches, known by
     /// their first event, are reported; each launch seen is remembered for that (its names).
     public func stream(
-        path: String, options: CheckOptions, emit: (Finding) throws -> Void,
+        path: String, options: CheckOptions, records: (any DerivedRecordSink)? = nil, emit: (Finding) throws -> Void,
         reject: (_ line: Int, LineIssue) -> Void
     ) throws -> StreamTotals {
         var totals = StreamTotals()
         var devices = Set<String>()
         var orderer = SequenceOrderer()
-        let replayer = Replayer(book: book, configuration: options.configuration)
+        let replayer = Replayer(book: book, configuration: options.configuration, records: records)
         var launchApps = options.apps.isSet ? LaunchApps(options.apps) : nil
         var emitError: (any Error)?
         func report(_ finding: Finding) {

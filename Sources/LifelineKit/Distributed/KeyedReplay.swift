@@ -43,11 +43,12 @@ public struct KeyedReplay {
     static let maxRecordBytes = 8 << 20
 
     /// Replays the records read from `path` (`-`: standard input); findings that pass the
-    /// filters go to `emit` as soon as known.
+    /// filters go to `emit` as soon as known, and derived records (``LaunchLines``) to `records`.
     public func run(
-        path: String, options: CheckOptions, emit: (Finding) throws -> Void
+        path: String, options: CheckOptions, records: (any DerivedRecordSink)? = nil, emit: (Finding) throws -> Void
     ) throws -> Analyzer.StreamTotals {
-        var state = State(replayer: Replayer(book: book, configuration: options.configuration), options: options)
+        let replayer = Replayer(book: book, configuration: options.configuration, records: records)
+        var state = State(replayer: replayer, options: options)
         let reader = try LineReader(path: path, maxLineBytes: Self.maxRecordBytes)
         var failure: (any Error)?
         try reader.forEachLine { line in

@@ -14,6 +14,9 @@ extension CheckCommand {
         if summaryJson != nil && !stdin {
             throw CommandFailure.usage("--summary-json writes the totals of a stream: give --stdin with it (`lifeline ingest --json` has a database's)")
         }
+        if launches != nil && !stdin {
+            throw CommandFailure.usage("--launches writes the launches of a stream: give --stdin with it (`check` over a database writes them to its launches table)")
+        }
         let known = Set(RuleCatalog.rules.map(\.id))
         if let unknown = rule.first(where: { !known.contains($0) }) {
             throw CommandFailure.usage("unknown rule '\(unknown)'; `lifeline rules` lists them")

@@ -64,6 +64,9 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --stdin: write the totals (lines, events, duplicates, rejects by reason, lost lines, findings by rule) to this file as JSON.", valueName: "file"))
     var summaryJson: String?
 
+    @Option(help: ArgumentHelp("With --stdin: also write each launch's row of the launches table (how it started and ended, its time in each state) to this file as JSON lines.", valueName: "file"))
+    var launches: String?
+
     @Option(help: "Output format: text, json or jsonl (default: text; jsonl with --stdin).")
     var format: Format?
 
@@ -176,18 +179,24 @@ struct CheckCommand: ParsableCommand {
         let started = Date()
         let format = outputFormat
         let totals: Analyzer.StreamTotals
+        let launchLines: LaunchLines?
+        do {
+            launchLines = try launches.map { try LaunchLines(path: $0, apps: options.apps, devices: options.devices) }
+        } catch {
+            throw CommandFailure.unreadable("cannot write \(launches ?? ""): \(error.localizedDescription)")
+        }
         do {
             let keep: (Finding) throws -> Void = { finding in
                 worst = max(worst ?? finding.severity, finding.severity)
                 if format == .jsonl { print(try JSONReport.line(finding)) } else { try collected.append(finding) }
             }
             if keyed {
-                totals = try KeyedReplay().run(path: "-", options: options, emit: keep)
+                totals = try KeyedReplay().run(path: "-", options: options, records: launchLines, emit: keep)
                 for file in totals.files where file.rejectCount > 0 || !file.damage.isEmpty || file.outcome == .failed {
                     Terminal.printError(Self.describe(file))
                 }
             } else {
-                totals = try Analyzer().stream(path: "-", options: options, emit: keep) { line, issue in
+                totals = try Analyzer().stream(path: "-", options: options, records: launchLines, emit: keep) { line, issue in
                     Terminal.printError("stdin:\(line): \(issue.reason.rawValue): \(issue.message)")
                 }
                 for damage in totals.damage {
@@ -196,6 +205,13 @@ struct CheckCommand: ParsableCommand {
             }
         } catch {
             throw CommandFailure.unreadable("standard input: \(error)")
+        }
+        if let launchLines, let launches {
+            do {
+                try launchLines.finish()
+            } catch {
+                throw CommandFailure.unreadable("cannot write \(launches): \(error.localizedDescription)")
+            }
         }
         if let summaryJson {
             let text = try StreamSummary.json(totals, budgets: options.configuration.budgets, version: LifelineVersion.current)

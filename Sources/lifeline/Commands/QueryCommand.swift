@@ -162,13 +162,17 @@ struct QueryCommand: ParsableCommand {
     /// The SQL to run: a file's, a canned query's, or the argument itself.
     private func resolvedQuery() throws -> Resolved {
         guard let query else { return Resolved(sql: "", label: "the query") }
-        if query.hasSuffix(".sql") || query.contains("/") {
+        // SQL has spaces and may divide (`first_ts / 1000000`); a path has a `/` or `.sql` and
+        // seldom a space: a text with a space is SQL unless it ends in `.sql` or names a file.
+        let isSQL = query.contains(where: \.isWhitespace) && !query.hasSuffix(".sql")
+            && !FileManager.default.fileExists(atPath: query)
+        if !isSQL, query.hasSuffix(".sql") || query.contains("/") || query.contains(where: \.isWhitespace) {
             guard let text = try? String(contentsOfFile: query, encoding: .utf8) else {
-                throw CommandFailure.unreadable("cannot read the query file \(query)")
+                throw CommandFailure.unreadable("cannot read the query file \(ShownValue.shown(query))")
             }
             return Resolved(sql: text, label: "the query in \(query)")
         }
-        if query.contains(where: \.isWhitespace) { return Resolved(sql: query, label: "the SQL given") }
+        if isSQL { return Resolved(sql: query, label: "the SQL given") }
         guard let canned = try canned().named(query) else {
             throw CommandFailure.usage("no canned query named '\(query)'; `lifeline query --list` lists them")
         }
