@@ -55,6 +55,8 @@ final class LaunchRecorder {
     @inline(__always)
     func observe(_ event: ReplayEvent, kind: EventKind, state after: AppState) {
         if after != state { moved(to: after, at: event) }
+        // Callbacks are followed only for their records (a launch's own record needs none).
+        guard device.isRecordingWork else { return }
         if let phase = event.phase {
             callback(event, kind: kind, phase: phase)
         } else if kind == .suspend, !running.isEmpty {

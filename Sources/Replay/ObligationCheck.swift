@@ -255,7 +255,7 @@ final class ObligationCheck: Check {
         let number: Int?
     }
 
-    private func isRecording(_ context: ReplayContext) -> Bool { recordKind != nil && context.isRecording }
+    private func isRecording(_ context: ReplayContext) -> Bool { recordKind != nil && context.isRecordingWork }
 
     /// Writes down one opening as a ``TaskRecord``: `closing` is its discharge (nil when none
     /// came), `end` the event its time is measured to, `measured` what ``measure(_:until:context:)``

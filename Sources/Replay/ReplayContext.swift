@@ -68,6 +68,10 @@ public struct ReplayContext {
     /// one only then, so that a replay that writes no table pays nothing for them.
     public var isRecording: Bool { device.isRecording }
 
+    /// True when the caller wants the records of callbacks, work and task requests
+    /// (``IntervalRecord``, ``TaskRecord``, ``RequestRecord``), not only those of launches.
+    public var isRecordingWork: Bool { device.isRecordingWork }
+
     /// Hands a derived record to the replay's caller (nothing when ``isRecording`` is false).
     /// Make it when its subject is finished, with its texts resolved.
     public func record(_ record: consuming TaskRecord) { device.records?.sink.record(record) }
@@ -156,6 +160,8 @@ public final class DeviceState {
     let records: RecordSink?
     /// `records != nil`, kept apart: asked for every event of a launch and every piece of work.
     let isRecording: Bool
+    /// Whether the records of callbacks, work and task requests are wanted too, not only launches'.
+    let isRecordingWork: Bool
 
     init(device: String, budgets: Budgets, severities: [String: Severity], records: RecordSink? = nil) {
         self.device = device
@@ -163,6 +169,7 @@ public final class DeviceState {
         self.severities = severities
         self.records = records
         isRecording = records != nil
+        isRecordingWork = records?.sink.takesWork ?? false
         records?.didEnterBackgroundBudget = budgets[.didEnterBackground]
     }
 

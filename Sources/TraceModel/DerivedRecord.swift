@@ -20,10 +20,17 @@ public enum DerivedRecord: Sendable, Hashable {
 /// not copied (a replay of a fleet hands over millions, and copying each into a ``DerivedRecord``
 /// and on cost the replay more than making it).
 public protocol DerivedRecordSink: AnyObject {
+    /// False for a sink that takes only launches: the replay then makes no record of callbacks,
+    /// work or task requests, which are most of what recording costs (`check --stdin --launches`).
+    var takesWork: Bool { get }
     func record(_ record: consuming LaunchRecord)
     func record(_ record: consuming IntervalRecord)
     func record(_ record: consuming TaskRecord)
     func record(_ record: consuming RequestRecord)
+}
+
+extension DerivedRecordSink {
+    public var takesWork: Bool { true }
 }
 
 /// A ``DerivedRecordSink`` that passes each record, as a ``DerivedRecord``, to a closure.

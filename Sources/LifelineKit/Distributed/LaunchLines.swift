@@ -45,6 +45,9 @@ public final class LaunchLines: DerivedRecordSink {
         if buffer.count >= Self.flushBytes { flush() }
     }
 
+    /// Only launches: the replay makes no other record for this sink.
+    public var takesWork: Bool { false }
+
     public func record(_ record: consuming IntervalRecord) {}
     public func record(_ record: consuming TaskRecord) {}
     public func record(_ record: consuming RequestRecord) {}

@@ -27,7 +27,7 @@ final class RequestRecordCheck: Check {
     private var store: TaskRequestStore?
 
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
-        guard context.isRecording else { return }
+        guard context.isRecordingWork else { return }
         if kind == .bgtaskSubmit {
             submitted(event, context: context)
         } else if kind == .bgtaskCancel {
