@@ -25,12 +25,17 @@ public final class LaunchLines: DerivedRecordSink {
 
     static let flushBytes = 1 << 16
 
-    /// Creates (or empties) the file at `path`.
+    /// Why the file could not be opened, as the system says it.
+    public struct OpenError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Creates (or empties) the file at `path`, in place: opened as a shell's `>` opens it, so
+    /// that a device or a pipe (`/dev/stdout`) is written to, never replaced by a new file.
     public init(path: String, apps: AppSelection, devices: Store.DeviceSelection) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path)
-        else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
-        self.handle = handle
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw OpenError(description: String(cString: strerror(errno))) }
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         self.path = path
         self.apps = apps
         self.devices = devices

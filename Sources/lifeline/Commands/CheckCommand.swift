@@ -183,7 +183,7 @@ struct CheckCommand: ParsableCommand {
         do {
             launchLines = try launches.map { try LaunchLines(path: $0, apps: options.apps, devices: options.devices) }
         } catch {
-            throw CommandFailure.unreadable("cannot write \(launches ?? ""): \(error.localizedDescription)")
+            throw CommandFailure.unreadable("cannot write \(launches ?? ""): \(error)")
         }
         do {
             let keep: (Finding) throws -> Void = { finding in
