@@ -163,6 +163,21 @@ import Testing
         #expect(text.stdout.contains("▲ bgtask-refresh-overrun") && !text.stdout.contains("termination-unexplained"))
     }
 
+    @Test func exportKeepsTheSelectedLaunches() throws {
+        let database = try Self.store()
+        let result = try CLI.run(["export", "N1", "--db", database, "--format", "jsonl", "--app-version", "5.12.0"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let launches = Set(try result.stdout.split(separator: "\n").map { try CLI.json(String($0))["launch"] as? String ?? "" })
+        #expect(launches == ["N1-L2"])
+        let trace = try CLI.run(["export", "N1", "--db", database, "--app-version", "5.12.0"])
+        #expect(trace.stdout.contains("N1-L2") && !trace.stdout.contains("N1-L1"))
+        let before = try Mistake.content(database)
+        Mistake.expectOneLine(
+            try CLI.run(["export", "N1", "--db", database, "--app", Self.weather]), status: 3,
+            containing: "nothing to check: no launches of app \(Self.weather) on device N1 in \(database); `lifeline query apps --db ")
+        #expect(try Mistake.content(database) == before)
+    }
+
     @Test func timelineWithNothingSelectedIsOneLineAndChangesNothing() throws {
         let database = try Self.store()
         let before = try Mistake.content(database)

@@ -12,10 +12,13 @@ struct ExportCommand: ParsableCommand {
             track of the app's states, callbacks logged with begin/end are slices with their \
             durations, and findings are instant events with their messages. Open the file at \
             ui.perfetto.dev or in chrome://tracing. jsonl writes the same events as \
-            `lifeline timeline --format jsonl`. The device is replayed whole, as `check` does.
+            `lifeline timeline --format jsonl`. The device is replayed whole, as `check` does. \
+            --app and --app-version keep only the launches of that app or version (a launch \
+            belongs to the app and version of its first event), with their findings.
 
             Exit codes: 0 written; 2 the database could not be read or the output not written; \
-            3 nothing to export: the device (or launch) has no events; 64 the command line is wrong.
+            3 nothing to export: the device (or launch) has no events, or none of the app or \
+            version given; 64 the command line is wrong.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -35,6 +38,8 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
     var output: String?
 
+    @OptionGroup var apps: AppOptions
+
     @OptionGroup var database: DatabaseOption
 
     @OptionGroup var budgets: BudgetOptions
@@ -43,12 +48,14 @@ struct ExportCommand: ParsableCommand {
         try CommandFailure.reporting {
             var options = CheckOptions()
             options.configuration = try budgets.configuration()
+            options.apps = apps.selection
             let store = try database.open(.readOnly)
             var trace = ChromeTrace(device: device)
             var lines: [String] = []
             var shown = 0
+            let count: Analyzer.TimelineCount
             do {
-                _ = try Analyzer().timeline(store: store, device: device, options: options) { entry in
+                count = try Analyzer().timeline(store: store, device: device, options: options) { entry in
                     guard launch == nil || entry.event.launch == launch else { return }
                     shown += 1
                     switch format {
@@ -61,6 +68,7 @@ struct ExportCommand: ParsableCommand {
             }
             guard shown > 0 else {
                 if let launch { throw CommandFailure.nothingToCheck("no events of launch \(ShownValue.shown(launch)) on device \(ShownValue.shown(device)) in \(database.path)") }
+                if options.apps.isSet, count.events > 0 { throw database.nothingOf(options.apps, devices: [device]) }
                 throw database.nothingToCheck(devices: [device], inWindow: false)
             }
             let text = format == .chromeTrace ? trace.render() : lines.map { $0 + "\n" }.joined()
