@@ -2,9 +2,10 @@ import TraceDecode
 import TraceModel
 
 /// Reads the attributes an event keeps in its `attrs` JSON text (those without a typed field:
-/// `priority`, `permitted_identifiers`, `value`, …). Parsed only for the few event kinds whose
-/// attributes a rule reads, when their ``ReplayEvent`` is made (see ``ReplayEvent/Details``),
-/// and for a launch's `config` (``LaunchState``).
+/// `permitted_identifiers`, `scene`, …) by parsing it whole: for a launch's `config`
+/// (``LaunchConfig``), a scene id of an uncommon shape, and the timeline. The kinds read for every
+/// event go through visitors instead (``KindAttributes``, ``Readings``), which tests compare with
+/// this reader on hostile and seeded texts.
 public struct AttributeReader {
     private let attributes: JSONAttributes?
 
@@ -33,5 +34,4 @@ public struct AttributeReader {
     /// A time: RFC 3339 text or a number of epoch seconds (saturated at the ends of the range).
     public func time(_ name: String) -> Timestamp? { attributes?[name]?.time }
 
-    public func contains(_ name: String) -> Bool { attributes?[name] != nil }
 }

@@ -12,8 +12,7 @@ import TraceModel
         #expect(reader.string("push_type") == "background")
         #expect(reader.strings("ids") == ["a", "b"])
         #expect(reader.double("value") == 29.5)
-        #expect(reader.contains("value"))
-        #expect(!reader.contains("missing"))
+        #expect(reader.double("missing") == nil)
     }
 
     @Test func readsIdsAndTimes() {
