@@ -12,7 +12,8 @@ import Testing
     func aSymbolicLinkIsWrittenThroughAndKept(_ option: String) throws {
         let directory = try CLI.temporaryDirectory()
         let target = directory.appendingPathComponent("target.txt")
-        try "old".write(to: target, atomically: true, encoding: .utf8)
+        // Longer than what is written: nothing of it may be left after the new text.
+        try String(repeating: "x", count: 100_000).write(to: target, atomically: true, encoding: .utf8)
         let link = directory.appendingPathComponent("link")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
         let run = try Spark.process(CLI.executable.path, ["check", "--stdin", "--quiet", option, link.path], stdin: Self.stream)
@@ -21,6 +22,7 @@ import Testing
         #expect(kind == .typeSymbolicLink, "the link is still a link")
         let written = try String(contentsOf: target, encoding: .utf8)
         #expect(written.hasPrefix("{\""), "the target holds what was written: \(written.prefix(80))")
+        #expect(!written.contains("xxx"), "the old content is gone")
     }
 
     @Test(arguments: ["--summary-json", "--launches"])
