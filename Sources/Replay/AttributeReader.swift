@@ -33,5 +33,4 @@ public struct AttributeReader {
 
     /// A time: RFC 3339 text or a number of epoch seconds (saturated at the ends of the range).
     public func time(_ name: String) -> Timestamp? { attributes?[name]?.time }
-
 }

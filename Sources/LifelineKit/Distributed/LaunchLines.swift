@@ -10,43 +10,29 @@ import TraceStore
 /// `explained_by_rule`), which a join with the findings gives. Times are RFC 3339 text, as in
 /// the findings' JSON.
 ///
-/// Only the launches of the selected app and version (``AppSelection``) and devices are written,
-/// as only their findings are. The other derived records (callbacks, work, requests) are not.
+/// Only the launches of the selected app and version (``AppSelection``) are written, as only
+/// their findings are (devices that ran one are replayed whole; the replay leaves out the devices
+/// not selected). The other derived records (callbacks, work, requests) are not written.
 public final class LaunchLines: DerivedRecordSink {
     private let handle: FileHandle
-    private let path: String
     private let apps: AppSelection
-    private let devices: Store.DeviceSelection
     private var buffer: [UInt8] = []
     /// The first write that failed: the replay cannot be stopped from here, so it is thrown by
     /// ``finish()``.
     private var failure: (any Error)?
-    public private(set) var count = 0
 
     static let flushBytes = 1 << 16
 
-    /// Why the file could not be opened, as the system says it.
-    public struct OpenError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
-    /// Creates (or empties) the file at `path`, in place: opened as a shell's `>` opens it, so
-    /// that a device or a pipe (`/dev/stdout`) is written to, never replaced by a new file.
-    public init(path: String, apps: AppSelection, devices: Store.DeviceSelection) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw OpenError(description: String(cString: strerror(errno))) }
-        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        self.path = path
+    /// Writes to `handle`, which the caller opened (and ``finish()`` closes).
+    public init(handle: FileHandle, apps: AppSelection) {
+        self.handle = handle
         self.apps = apps
-        self.devices = devices
     }
 
     public func record(_ record: consuming LaunchRecord) {
         guard failure == nil, apps.matches(app: record.app, version: record.appVersion) else { return }
-        if case .only(let names) = devices, !names.contains(record.device) { return }
         buffer.append(contentsOf: Self.line(record).utf8)
         buffer.append(0x0A)
-        count += 1
         if buffer.count >= Self.flushBytes { flush() }
     }
 

@@ -179,12 +179,7 @@ struct CheckCommand: ParsableCommand {
         let started = Date()
         let format = outputFormat
         let totals: Analyzer.StreamTotals
-        let launchLines: LaunchLines?
-        do {
-            launchLines = try launches.map { try LaunchLines(path: $0, apps: options.apps, devices: options.devices) }
-        } catch {
-            throw CommandFailure.unreadable("cannot write \(launches ?? ""): \(error)")
-        }
+        let launchLines = try launches.map { LaunchLines(handle: try OutputDestination.open($0), apps: options.apps) }
         do {
             let keep: (Finding) throws -> Void = { finding in
                 worst = max(worst ?? finding.severity, finding.severity)

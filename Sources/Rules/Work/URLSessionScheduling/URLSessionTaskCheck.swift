@@ -29,7 +29,6 @@ final class URLSessionTaskCheck: Check {
         }
     }
 
-    /// Nothing kept between events.
     /// Nothing is kept between events.
     func clearForNextLaunch() -> Bool { true }
 
