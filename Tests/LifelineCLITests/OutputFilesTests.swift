@@ -34,4 +34,48 @@ import Testing
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].hasPrefix("error: cannot write \(path): "), "\(run.stderr)")
     }
+
+    /// A FIFO with a reader at its other end is written as a pipe is, and stays a FIFO.
+    @Test(arguments: ["--summary-json", "--launches"])
+    func aFIFOIsWrittenThroughAndKept(_ option: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        let fifo = directory.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
+        reader.arguments = [fifo]
+        let received = Pipe()
+        reader.standardOutput = received
+        try reader.run()
+        let run = try Spark.process(CLI.executable.path, ["check", "--stdin", "--quiet", option, fifo], stdin: Self.stream)
+        let text = String(decoding: received.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        reader.waitUntilExit()
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(text.hasPrefix("{\""), "\(text.prefix(80))")
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
+    }
+
+    /// A stream with a cut zstd frame and bad lines still gives the launches it replayed, each a
+    /// line of JSON, and exits 1 as any bad input does.
+    @Test func aDamagedStreamGivesTheLaunchesItReplayed() throws {
+        let directory = try CLI.temporaryDirectory()
+        let stream = directory.appendingPathComponent("stream")
+        var bytes = Data()
+        for name in ["traces/dev-0006-2026-11-21.jsonl", "traces/bad/malformed.jsonl", "traces/bad/dev-0007-2026-11-21.jsonl.zst"] {
+            bytes += try Data(contentsOf: CLI.root.appendingPathComponent(name))
+        }
+        try bytes.write(to: stream)
+        let launches = directory.appendingPathComponent("launches.jsonl")
+        let summary = directory.appendingPathComponent("summary.json")
+        let run = try Spark.process(
+            CLI.executable.path, ["check", "--stdin", "--quiet", "--launches", launches.path, "--summary-json", summary.path],
+            stdin: stream)
+        #expect(run.status == 1, "rejected and lost lines: exit 1")
+        let lines = try String(contentsOf: launches, encoding: .utf8).split(separator: "\n")
+        let devices = Set(try lines.map { try CLI.json(String($0))["device"] as? String ?? "" })
+        let totals = try CLI.json(String(decoding: try Data(contentsOf: summary), as: UTF8.self))
+        #expect(devices.count == totals["devices"] as? Int, "a launch of every device replayed: \(devices)")
+        #expect(lines.contains { $0.contains(#""log_cut_short":true"#) }, "the launch in the cut frame says so")
+    }
 }
