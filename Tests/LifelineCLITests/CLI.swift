@@ -86,6 +86,18 @@ enum CLI {
         return url
     }
 
+    /// A stream as bad as the field sends: a good file, a file of bad lines and a zstd file cut
+    /// mid-frame, one after another, written to `stream` in `directory`.
+    static func damagedStream(in directory: URL) throws -> URL {
+        let stream = directory.appendingPathComponent("stream")
+        var bytes = Data()
+        for name in ["traces/dev-0006-2026-11-21.jsonl", "traces/bad/malformed.jsonl", "traces/bad/dev-0007-2026-11-21.jsonl.zst"] {
+            bytes += try Data(contentsOf: root.appendingPathComponent(name))
+        }
+        try bytes.write(to: stream)
+        return stream
+    }
+
     static func json(_ text: String) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
     }

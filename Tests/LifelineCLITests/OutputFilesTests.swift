@@ -60,12 +60,7 @@ import Testing
     /// line of JSON, and exits 1 as any bad input does.
     @Test func aDamagedStreamGivesTheLaunchesItReplayed() throws {
         let directory = try CLI.temporaryDirectory()
-        let stream = directory.appendingPathComponent("stream")
-        var bytes = Data()
-        for name in ["traces/dev-0006-2026-11-21.jsonl", "traces/bad/malformed.jsonl", "traces/bad/dev-0007-2026-11-21.jsonl.zst"] {
-            bytes += try Data(contentsOf: CLI.root.appendingPathComponent(name))
-        }
-        try bytes.write(to: stream)
+        let stream = try CLI.damagedStream(in: directory)
         let launches = directory.appendingPathComponent("launches.jsonl")
         let summary = directory.appendingPathComponent("summary.json")
         let run = try Spark.process(

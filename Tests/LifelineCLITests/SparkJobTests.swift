@@ -41,12 +41,7 @@ import Testing
     /// `check --stdin --summary-json`: the stream's totals for a program, as the closing line counts them.
     @Test func streamTotalsAsJSON() throws {
         let directory = try CLI.temporaryDirectory()
-        let stream = directory.appendingPathComponent("stream")
-        var bytes = Data()
-        for name in ["traces/dev-0006-2026-11-21.jsonl", "traces/bad/malformed.jsonl", "traces/bad/dev-0007-2026-11-21.jsonl.zst"] {
-            bytes += try Data(contentsOf: CLI.root.appendingPathComponent(name))
-        }
-        try bytes.write(to: stream)
+        let stream = try CLI.damagedStream(in: directory)
         let summary = directory.appendingPathComponent("summary.json")
         let run = try Spark.process(CLI.executable.path, ["check", "--stdin", "--summary-json", summary.path], stdin: stream)
         #expect(run.status == 1, "rejected and lost lines: exit 1")
