@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Replay", "TraceDecode"]),
         // Golden-file comparison shared by the test targets (a re-record always fails its test).
         .target(name: "GoldenFiles", path: "Tests/GoldenFiles"),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Replay", "GoldenFiles"], exclude: ["Golden"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Replay", "GoldenFiles", "TraceSynth"], exclude: ["Golden"]),
         .testTarget(
             name: "LifelineKitTests",
             dependencies: [

@@ -115,7 +115,7 @@ public struct FuzzHarness {
         if TextReport.render(report).isEmpty { fail(input, "an empty text report") }
         do {
             _ = try JSONReport.render(report)
-            for finding in findings { _ = try JSONReport.line(finding) }
+            for finding in findings { _ = JSONReport.line(finding) }
             var timeline = TimelineText()
             var launchStarts: [String: Timestamp] = [:]
             for event in events {

@@ -135,25 +135,11 @@ public enum JSONReport {
         output(String(text[..<found.lowerBound]))
         var first = true
         try report.findings.forEach { finding in
-            let object = indented(try encoder.encode(FindingJSON(finding)))
-            output((first ? "    " : ",\n    ") + object)
+            // At the findings array's depth: its elements' members are indented three levels.
+            output((first ? "    " : ",\n    ") + FindingJSON(finding).text(pretty: true, depth: 2))
             first = false
         }
         output(String(text[found.upperBound...]))
-    }
-
-    /// Encoded JSON with every line after the first indented four spaces, to the findings
-    /// array's depth. Works on the bytes: a line break in encoded JSON is always the encoder's
-    /// own (one inside a string is escaped), and Foundation's `replacingOccurrences` took a
-    /// tenth of a `check` that wrote 27k findings.
-    static func indented(_ json: Data) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(json.count + json.count / 8)
-        for byte in json {
-            bytes.append(byte)
-            if byte == UInt8(ascii: "\n") { bytes.append(contentsOf: [0x20, 0x20, 0x20, 0x20]) }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// One timeline entry as JSON: the event's fields, the state after it and its findings.
@@ -191,9 +177,7 @@ public enum JSONReport {
     }
 
     /// One line of JSON for one finding.
-    public static func line(_ finding: Finding) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(FindingJSON(finding)), as: UTF8.self)
+    public static func line(_ finding: Finding) -> String {
+        FindingJSON(finding).text(pretty: false)
     }
 }

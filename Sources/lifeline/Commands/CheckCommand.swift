@@ -165,7 +165,7 @@ struct CheckCommand: ParsableCommand {
         case .json:
             try JSONReport.write(report) { print($0, terminator: "") }
             print()
-        case .jsonl: try report.findings.forEach { print(try JSONReport.line($0)) }
+        case .jsonl: try report.findings.forEach { print(JSONReport.line($0)) }
         }
     }
 
@@ -183,7 +183,7 @@ struct CheckCommand: ParsableCommand {
         do {
             let keep: (Finding) throws -> Void = { finding in
                 worst = max(worst ?? finding.severity, finding.severity)
-                if format == .jsonl { print(try JSONReport.line(finding)) } else { try collected.append(finding) }
+                if format == .jsonl { print(JSONReport.line(finding)) } else { try collected.append(finding) }
             }
             if keyed {
                 totals = try KeyedReplay().run(path: "-", options: options, records: launchLines, emit: keep)
