@@ -148,6 +148,7 @@ public final class LaunchState {
         guard let records = device.records else { return }
         recordNumber = records.launchesBegun
         records.launchesBegun += 1
+        records.sink.launchBegan(number: recordNumber)
         recorder = LaunchRecorder(
             device: device, header: header, number: recordNumber, first: firstEvent, isExtension: isExtension,
             didEnterBackgroundBudget: records.didEnterBackgroundBudget)

@@ -85,10 +85,13 @@ public final class Replayer {
         replayer.finish(emit: emit)
     }
 
-    /// Ends every device's log, in device order.
+    /// Ends every device's log, in device order (``openDevices``).
     public func finishAll(emit: (Finding) -> Void) {
-        for device in devices.keys.sorted() { finish(device: device, emit: emit) }
+        for device in openDevices { finish(device: device, emit: emit) }
     }
+
+    /// The devices replayed and not finished yet, in the order ``finishAll(emit:)`` ends them.
+    public var openDevices: [String] { devices.keys.sorted() }
 
     /// Replays a whole array of events (in order) and returns every finding.
     public static func findings(

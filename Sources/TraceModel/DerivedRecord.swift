@@ -27,10 +27,14 @@ public protocol DerivedRecordSink: AnyObject {
     func record(_ record: consuming IntervalRecord)
     func record(_ record: consuming TaskRecord)
     func record(_ record: consuming RequestRecord)
+    /// A launch began and was given `number` (``LaunchRecord/number``), long before its record
+    /// comes: for a caller that merges several replays and numbers their launches anew.
+    func launchBegan(number: Int)
 }
 
 extension DerivedRecordSink {
     public var takesWork: Bool { true }
+    public func launchBegan(number: Int) {}
 }
 
 /// A ``DerivedRecordSink`` that passes each record, as a ``DerivedRecord``, to a closure.

@@ -40,6 +40,9 @@ struct Benchmark: ParsableCommand {
     @Flag(help: "Only time the in-memory replay (for profiling the engine).")
     var replayOnly = false
 
+    @Flag(help: "With --replay-only, also replay the whole corpus held in memory on one thread and on one per core.")
+    var threads = false
+
     @Flag(help: "Print the results as JSON too.")
     var json = false
 
@@ -80,6 +83,11 @@ struct Benchmark: ParsableCommand {
                 let memory = try InMemoryReplay.measure(files: corpus.files)
                 print(String(format: "replay in memory: %d events in %.2f s, %.0f events/s, %d findings",
                              memory.events, memory.seconds, Double(memory.events) / memory.seconds, memory.findings))
+                if threads {
+                    for row in try InMemoryReplay.threadRows(corpus: corpus.kind.rawValue, files: corpus.files) {
+                        print(String(format: "%@: %.2f s, %.0f events/s", row.name, row.seconds, row.eventsPerSecond))
+                    }
+                }
                 continue
             }
             let suite = try BenchmarkSuite(corpus: corpus, tools: tools, scratch: directory, halfCorpus: !skipMemoryCheck,

@@ -1,4 +1,5 @@
 import Foundation
+import LifelineKit
 import Replay
 import Rules
 import TraceDecode
@@ -41,5 +42,43 @@ enum InMemoryReplay {
         replayer.finishAll { _ in findings += 1 }
         seconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return (total, seconds, findings)
+    }
+}
+
+extension InMemoryReplay {
+    /// Times the replay of the whole corpus, decoded into memory first (untimed), on `workers`
+    /// threads (``ParallelReplay``): each device whole on one, the output merged in order. Holds
+    /// every event at once (about 1 GB for 2M events), where ``measure(files:)`` holds one file's.
+    static func measure(files: [String], workers: Int) throws -> (events: Int, seconds: Double, findings: Int) {
+        var decoder = EventDecoder()
+        var events: [Event] = []
+        for file in files {
+            try LineReader(path: file).forEachLine { line in
+                if case .event(let event) = decoder.decode(line.bytes) { events.append(event) }
+                return true
+            }
+        }
+        let total = events.count
+        var findings = 0
+        events.reverse()
+        let start = DispatchTime.now().uptimeNanoseconds
+        let replay = ParallelReplay(workers: workers, book: RuleCatalog.standard, configuration: ReplayConfiguration(), records: nil)
+        while let event = events.popLast() { replay.receive(event) { _ in findings += 1 } }
+        replay.finishAll { _ in findings += 1 }
+        return (total, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, findings)
+    }
+}
+
+extension InMemoryReplay {
+    /// The whole corpus replayed in memory on one thread and on one per core (``ParallelReplay``):
+    /// how the replay spreads when it has the cores to itself. None on a machine of one core.
+    static func threadRows(corpus: String, files: [String]) throws -> [ResultRow] {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        guard cores > 1 else { return [] }
+        let name = "replay, whole corpus in memory"
+        return try [(", 1 core", 1), ("", cores)].map { suffix, workers in
+            let run = try measure(files: files, workers: workers)
+            return ResultRow(corpus: corpus, name: name + suffix, seconds: run.seconds, events: run.events, bytes: nil, peakMB: nil)
+        }
     }
 }

@@ -139,14 +139,17 @@ public struct Analyzer: Sendable {
     /// With `options.apps` set, every device is replayed (a stream is read once: a device's
     /// later launches may be of the app), and only the findings of the app's launches, known by
     /// their first event, are reported; each launch seen is remembered for that (its names).
+    ///
+    /// The devices are replayed on `replayWorkers` threads (``ParallelReplay``; by default
+    /// ``ParallelReplay/defaultWorkers``); the output is the same for any number.
     public func stream(
-        path: String, options: CheckOptions, records: (any DerivedRecordSink)? = nil, emit: (Finding) throws -> Void,
+        path: String, options: CheckOptions, records: (any DerivedRecordSink)? = nil,
+        replayWorkers: Int? = nil, emit: (Finding) throws -> Void,
         reject: (_ line: Int, LineIssue) -> Void
     ) throws -> StreamTotals {
         var totals = StreamTotals()
         var devices = Set<String>()
         var orderer = SequenceOrderer()
-        let replayer = Replayer(book: book, configuration: options.configuration, records: records)
         var launchApps = options.apps.isSet ? LaunchApps(options.apps) : nil
         var emitError: (any Error)?
         func report(_ finding: Finding) {
@@ -155,6 +158,9 @@ public struct Analyzer: Sendable {
             totals.findingsByRule[finding.rule, default: 0] += 1
             do { try emit(finding) } catch { emitError = error }
         }
+        let replayer = ParallelReplay(
+            workers: replayWorkers ?? ParallelReplay.defaultWorkers, book: book, configuration: options.configuration, records: records)
+        defer { replayer.stop() }
         var lastEvent: (device: String, launch: String)?
         func replay(_ event: Event) {
             if case .only(let names) = options.devices, !names.contains(event.device) { return }
@@ -193,7 +199,7 @@ public struct Analyzer: Sendable {
         // The stream was cut (a compressed frame or the last line cut short): the launch of its
         // last event was the one logging when it was cut.
         if reader.cut != nil, let lastEvent {
-            replayer.logWasCutShort(device: lastEvent.device, launch: lastEvent.launch)
+            replayer.logWasCutShort(device: lastEvent.device, launch: lastEvent.launch, emit: report)
         }
         replayer.finishAll(emit: report)
         if let emitError { throw emitError }
