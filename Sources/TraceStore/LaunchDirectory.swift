@@ -41,8 +41,11 @@ final class LaunchDirectory {
     static let maxLaunchID: Int64 = Int64(Int32.max)
 
     /// Entries beyond this many are forgotten (once written back): memory stays bounded on
-    /// corpora with millions of launches, and a launch seen again is simply read back.
-    static let cacheLimit = 50_000
+    /// corpora with millions of launches, and a launch seen again is simply read back. A launch's
+    /// events come in one file or two (a device's upload of one day, and the next), so only the
+    /// latest launches are worth keeping: at 50,000 the cache was 13 MB of an ingest's 110 MB
+    /// peak at 58k launches, and only reached its bound past a million events.
+    static let cacheLimit = 4096
 
     private var entries: [Key: Entry] = [:]
     private var dirty: [Entry] = []
