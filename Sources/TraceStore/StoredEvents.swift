@@ -119,12 +119,12 @@ final class StoredContexts {
 public struct StoredRow {
     /// The event columns that hold text.
     public enum TextColumn: Int32 {
-        case event = 7, phase = 9, reason = 10, cause = 11, identifier = 13, call = 14, result = 16, attrs = 17
+        case event = 4, phase = 6, reason = 7, cause = 8, identifier = 10, call = 11, result = 13, attrs = 14
     }
 
     fileprivate enum Column {
-        static let device: Int32 = 0, launchID: Int32 = 1, launch: Int32 = 2, rowID: Int32 = 3, ts: Int32 = 4
-        static let seq: Int32 = 5, mono: Int32 = 6, context: Int32 = 8, task: Int32 = 12, success: Int32 = 15
+        static let rowID: Int32 = 0, ts: Int32 = 1, seq: Int32 = 2, mono: Int32 = 3, context: Int32 = 5
+        static let task: Int32 = 9, success: Int32 = 12
     }
 
     private let stmt: OpaquePointer
@@ -161,29 +161,40 @@ public struct StoredRow {
     }
 }
 
+/// Reads the selected devices' events in replay order: their launches, in name and time order,
+/// from one statement, and each launch's events, by row id, from another bound to its range.
+///
+/// Two statements rather than one join: the join's rows carried the device and launch names and
+/// the launch id, each read again for every event; a launch's events are one range of row ids.
 private struct StoredRowReader {
-    private typealias C = StoredRow.Column
+    private enum LaunchColumn {
+        static let device: Int32 = 0, id: Int32 = 1, name: Int32 = 2
+    }
+
     /// One statement for every device, or one per group of the devices selected, in name order.
-    private let statements: [Statement]
+    private let launchStatements: [Statement]
+    private let events: Statement
     private let contexts: StoredContexts
 
     init(db: Database, devices: Store.DeviceSelection) throws {
         let groups = devices.nameGroups ?? [[]]
-        statements = try groups.map { names in
+        launchStatements = try groups.map { names in
             let filter = devices == .all ? "" : "WHERE d.name IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
             let statement = try db.makeStatement(sql: """
-                SELECT d.name, l.id, l.name, e.id, e.ts, e.seq, e.mono, e.event, e.context_id, e.phase,
-                       e.reason, e.cause, e.task, e.identifier, e.call, e.success, e.result, e.attrs
-                FROM devices d
-                JOIN launch_rows l ON l.device_id = d.id
-                JOIN event_rows e ON e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
+                SELECT d.name, l.id, l.name
+                FROM devices d JOIN launch_rows l ON l.device_id = d.id
                 \(filter)
-                ORDER BY d.name, l.first_ts, l.id, e.id
+                ORDER BY d.name, l.first_ts, l.id
                 """)
             // Bound by length, as the names were stored (see `ExactStatement`).
             try ExactStatement.bind(names.map { ExactValue.text($0) }, to: statement)
             return statement
         }
+        events = try db.makeStatement(sql: """
+            SELECT id, ts, seq, mono, event, context_id, phase, reason, cause, task, identifier, call, success,
+                   result, attrs
+            FROM event_rows WHERE id >= ?1 AND id < ?2 ORDER BY id
+            """)
         self.contexts = StoredContexts(try Self.contexts(in: db))
     }
 
@@ -205,30 +216,45 @@ private struct StoredRowReader {
     }
 
     mutating func run(_ body: (StoredRow) throws -> Void) throws -> Int {
-        var launch: StoredLaunch?
         var count = 0
-        for statement in statements {
-            let stmt = statement.sqliteStatement
-            while true {
-                let code = sqlite3_step(stmt)
-                if code == SQLITE_DONE { break }
-                guard code == SQLITE_ROW else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading events for replay")
-                }
-                let launchID = sqlite3_column_int64(stmt, C.launchID)
-                if launch?.id != launchID {
-                    // The context of a launch's first row names its process (a launch is one process).
-                    let device = ExactStatement.text(stmt, C.device) ?? ""
-                    let name = ExactStatement.text(stmt, C.launch) ?? ""
-                    launch = StoredLaunch(
-                        id: launchID, device: device, name: name, context: contexts.byID[sqlite3_column_int64(stmt, C.context)])
-                }
-                guard let launch else { continue }
-                count += 1
-                try body(StoredRow(stmt: stmt, launch: launch, contexts: contexts))
+        for statement in launchStatements {
+            let launches = statement.sqliteStatement
+            while try Self.step(launches, reading: "launches for replay") {
+                let id = sqlite3_column_int64(launches, LaunchColumn.id)
+                count += try readEvents(
+                    ofLaunch: id, device: ExactStatement.text(launches, LaunchColumn.device) ?? "",
+                    name: ExactStatement.text(launches, LaunchColumn.name) ?? "", body)
             }
         }
         return count
+    }
+
+    /// Reads one launch's events (its row ids hold its id in their high 32 bits); the launch's
+    /// context is its first event's (a launch is one process).
+    private func readEvents(ofLaunch id: Int64, device: String, name: String, _ body: (StoredRow) throws -> Void) throws -> Int {
+        let stmt = events.sqliteStatement
+        sqlite3_reset(stmt)
+        sqlite3_bind_int64(stmt, 1, id << 32)
+        // The last launch id the store allows ends where the row ids do.
+        sqlite3_bind_int64(stmt, 2, id < Int64(Int32.max) ? (id + 1) << 32 : .max)
+        var launch: StoredLaunch?
+        var count = 0
+        while try Self.step(stmt, reading: "events for replay") {
+            let current = launch ?? StoredLaunch(
+                id: id, device: device, name: name, context: contexts.byID[sqlite3_column_int64(stmt, StoredRow.Column.context)])
+            launch = current
+            count += 1
+            try body(StoredRow(stmt: stmt, launch: current, contexts: contexts))
+        }
+        return count
+    }
+
+    /// Steps a statement: true for a row, false when done.
+    private static func step(_ stmt: OpaquePointer, reading what: String) throws -> Bool {
+        let code = sqlite3_step(stmt)
+        if code == SQLITE_DONE { return false }
+        guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading \(what)") }
+        return true
     }
 }
 
