@@ -32,13 +32,19 @@ public struct SequenceOrderer {
         }
     }
 
-    private struct Pending {
-        var next: Int64
-        var process: ProcessKey
+    /// A launch's place in its `seq` and what it holds: a class, so that the launch of the latest
+    /// event is at hand without hashing its device and launch for every event.
+    private final class Pending {
+        var next: Int64 = 0
+        let process: ProcessKey
         var events: [Event] = []
         /// When the launch last had an event (a count of events pushed), for forgetting the
         /// launches that have gone quiet first.
         var touched = 0
+
+        init(process: ProcessKey) {
+            self.process = process
+        }
     }
 
     private let window: Int
@@ -46,7 +52,7 @@ public struct SequenceOrderer {
     /// The launch that logged last, for each process of each device.
     private var latestLaunch: [ProcessKey: String] = [:]
     /// The launch of the latest event pushed: most events belong to the launch of the one before.
-    private var lastKey: Key?
+    private var last: (key: Key, pending: Pending)?
     /// Beyond this many launches, the half that went quiet longest are forgotten, so a long
     /// stream's memory does not grow with its number of launches; what one still holds (events
     /// waiting for a predecessor that a bad line or a gap took away) is released first, in
@@ -65,21 +71,27 @@ public struct SequenceOrderer {
 
     public mutating func push(_ event: Event, emit: (Event) -> Void) {
         guard let seq = event.seq else { return emit(event) }
-        let key = Key(device: event.device, launch: event.launch)
         pushed += 1
-        if key != lastKey {
-            lastKey = key
+        let pending: Pending
+        if let last, last.key.launch == event.launch, last.key.device == event.device {
+            pending = last.pending
+        } else {
+            let key = Key(device: event.device, launch: event.launch)
             releaseEarlierLaunch(of: ProcessKey(event), before: key, emit: emit)
+            if let known = launches[key] {
+                pending = known
+            } else {
+                pending = Pending(process: ProcessKey(event))
+                launches[key] = pending
+            }
+            last = (key, pending)
         }
-        // Changed in place: a copy taken out of the dictionary would copy its events to insert one.
-        Self.place(
-            event, seq: seq, at: pushed, window: window,
-            in: &launches[key, default: Pending(next: 0, process: ProcessKey(event))], emit: emit)
+        Self.place(event, seq: seq, at: pushed, window: window, in: pending, emit: emit)
         if launches.count > launchesKept { forgetQuietLaunches(emit: emit) }
     }
 
     private static func place(
-        _ event: Event, seq: Int64, at pushed: Int, window: Int, in pending: inout Pending, emit: (Event) -> Void
+        _ event: Event, seq: Int64, at pushed: Int, window: Int, in pending: Pending, emit: (Event) -> Void
     ) {
         pending.touched = pushed
         if seq < pending.next {
@@ -91,7 +103,7 @@ public struct SequenceOrderer {
         } else {
             let index = pending.events.firstIndex { ($0.seq ?? 0) > seq } ?? pending.events.endIndex
             pending.events.insert(event, at: index)
-            release(&pending, window: window, emit: emit)
+            release(pending, window: window, emit: emit)
         }
     }
 
@@ -106,12 +118,11 @@ public struct SequenceOrderer {
     private mutating func releaseEarlierLaunch(of process: ProcessKey, before key: Key, emit: (Event) -> Void) {
         let earlier = latestLaunch.updateValue(key.launch, forKey: process)
         guard let earlier, earlier != key.launch else { return }
-        let earlierKey = Key(device: key.device, launch: earlier)
-        guard var pending = launches[earlierKey], !pending.events.isEmpty else { return }
-        for event in pending.events { emit(event) }
-        if let last = pending.events.last?.seq { pending.next = Self.successor(of: last) }
+        guard let pending = launches[Key(device: key.device, launch: earlier)], !pending.events.isEmpty else { return }
+        let held = pending.events
         pending.events.removeAll()
-        launches[earlierKey] = pending
+        if let last = held.last?.seq { pending.next = Self.successor(of: last) }
+        for event in held { emit(event) }
     }
 
     private mutating func forgetQuietLaunches(emit: (Event) -> Void) {
@@ -121,7 +132,7 @@ public struct SequenceOrderer {
             launches[key] = nil
             if latestLaunch[pending.process] == key.launch { latestLaunch[pending.process] = nil }
         }
-        if let lastKey, launches[lastKey] == nil { self.lastKey = nil }
+        if let last, launches[last.key] == nil { self.last = nil }
     }
 
     /// Releases everything still held, in order: the input is over.
@@ -131,10 +142,10 @@ public struct SequenceOrderer {
         }
         launches.removeAll()
         latestLaunch.removeAll()
-        lastKey = nil
+        last = nil
     }
 
-    private static func release(_ pending: inout Pending, window: Int, emit: (Event) -> Void) {
+    private static func release(_ pending: Pending, window: Int, emit: (Event) -> Void) {
         while let first = pending.events.first,
               first.seq == pending.next || pending.events.count > window
         {

@@ -164,10 +164,11 @@ public struct Analyzer: Sendable {
         var lastEvent: (device: String, launch: String)?
         func replay(_ event: Event) {
             if case .only(let names) = options.devices, !names.contains(event.device) { return }
+            // Hashed only when the device changes: most events follow one of the same device.
+            if lastEvent?.device != event.device { devices.insert(event.device) }
             lastEvent = (event.device, event.launch)
             launchApps?.see(event)
             totals.events += 1
-            devices.insert(event.device)
             replayer.receive(event, emit: report)
         }
         let reader = try LineReader(path: path)
