@@ -90,7 +90,6 @@ struct BenchmarkSuite {
         let memory = try InMemoryReplay.measure(files: corpus.files)
         rows.append(ResultRow(corpus: name, name: "replay in memory (1 core)", seconds: memory.seconds,
                               events: memory.events, bytes: nil, peakMB: nil))
-        rows += try InMemoryReplay.threadRows(corpus: name, files: corpus.files)
         return Results(rows: rows, zstd: zstd, duckDB: duckDB)
     }
 

@@ -102,6 +102,10 @@ public enum IngestStatus: String, Sendable, Codable {
 }
 
 extension IngestSummary {
+    /// An encoder whose `userInfo` holds a string under this key gets that string, alone in an
+    /// array, in place of the files' reports: for a writer that streams them (the CLI's `--json`).
+    public static let filesMarker = CodingUserInfoKey(rawValue: "lifeline.ingest.files")
+
     private enum CodingKeys: String, CodingKey {
         case database, files, wallSeconds, status, events, duplicates, rejects, rejectsByReason
         case filesIngested, filesResumed, filesSkipped, filesFailed, filesTruncated, eventsPerSecond
@@ -127,7 +131,11 @@ extension IngestSummary {
         try container.encode(lostLines, forKey: .lostLines)
         try container.encode(wallSeconds, forKey: .wallSeconds)
         try container.encode(eventsPerSecond.rounded(), forKey: .eventsPerSecond)
-        try container.encode(files, forKey: .files)
+        if let key = Self.filesMarker, let marker = encoder.userInfo[key] as? String {
+            try container.encode([marker], forKey: .files)
+        } else {
+            try container.encode(files, forKey: .files)
+        }
     }
 
     public init(from decoder: any Decoder) throws {

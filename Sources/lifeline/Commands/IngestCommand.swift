@@ -38,7 +38,12 @@ struct IngestCommand: ParsableCommand {
         progress.clear()
         summary.printFailures()
         if json {
-            print(try JSONOutput.encode(summary))
+            if let marker = IngestSummary.filesMarker {
+                try JSONOutput.write(summary, elements: summary.files, marker: marker) { print($0, terminator: "") }
+                print()
+            } else {
+                print(try JSONOutput.encode(summary))
+            }
         } else {
             print(summary.text())
         }
