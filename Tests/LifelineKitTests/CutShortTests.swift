@@ -16,19 +16,9 @@ import TraceModel
 
     /// Two zstd frames, the second cut in the middle: only the first frame's lines survive.
     private func cutFile(in workspace: Workspace) throws -> String {
-        let first = try workspace.write("first.jsonl", lines: Self.kept)
-        let second = try workspace.write(
-            "second.jsonl", lines: (5 ..< 400).map { #"{"ts":1763712002,"device":"D1","launch":"L1","seq":\#($0),"event":"network","reachable":true}"# })
-        let target = workspace.path("logs/cut.jsonl.zst")
-        try FileManager.default.createDirectory(atPath: workspace.path("logs"), withIntermediateDirectories: true)
-        #expect(try shell("zstd -q -c \(first) > \(target) && zstd -q -c \(second) > \(target).2") == 0)
-        let tail = try Data(contentsOf: URL(fileURLWithPath: target + ".2"))
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: target))
-        handle.seekToEndOfFile()
-        handle.write(tail.prefix(tail.count / 2))
-        handle.closeFile()
-        try FileManager.default.removeItem(atPath: target + ".2")
-        return target
+        try workspace.zstdCutShort(
+            "logs/cut.jsonl.zst", first: Self.kept,
+            second: (5 ..< 400).map { #"{"ts":1763712002,"device":"D1","launch":"L1","seq":\#($0),"event":"network","reachable":true}"# })
     }
 
     @Test func theStoreSaysTheLaunchWasCutShort() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import LifelineKit
 import TraceStore
 
@@ -26,6 +27,24 @@ struct Workspace {
     }
 
     func store() throws -> Store { try Store(path: databasePath) }
+}
+
+extension Workspace {
+    /// A zstd file at `name` of two frames, `first` then `second`, the second cut in the middle
+    /// (a file being written when its device died): only the first frame's lines survive.
+    func zstdCutShort(_ name: String, first: [String], second: [String]) throws -> String {
+        let target = path(name)
+        let firstPart = try write(name + ".first", lines: first)
+        let secondPart = try write(name + ".second", lines: second)
+        #expect(try shell("zstd -q -c \(firstPart) > \(target) && zstd -q -c \(secondPart) > \(secondPart).zst") == 0)
+        let tail = try Data(contentsOf: URL(fileURLWithPath: secondPart + ".zst"))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: target))
+        handle.seekToEndOfFile()
+        handle.write(tail.prefix(tail.count / 2))
+        handle.closeFile()
+        for part in [firstPart, secondPart, secondPart + ".zst"] { try FileManager.default.removeItem(atPath: part) }
+        return target
+    }
 }
 
 /// Lines of one small launch of device `device`, with `seq` from 0.

@@ -24,20 +24,9 @@ import TraceSynth
             queues[index].removeFirst(min(run, queues[index].count))
             if Int.random(in: 0 ..< 50, using: &random) == 0 { lines.append(#"{"ts": "not a time", "device": "X"}"#) }
         }
-        let path = workspace.path("stream.jsonl")
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        guard cut else { return path }
-        let head = lines.count - 300
-        try (lines[..<head].joined(separator: "\n") + "\n").write(toFile: path + ".1", atomically: true, encoding: .utf8)
-        try (lines[head...].joined(separator: "\n") + "\n").write(toFile: path + ".2", atomically: true, encoding: .utf8)
-        let cutPath = workspace.path("stream.jsonl.zst")
-        #expect(try shell("zstd -q -c \(path).1 > \(cutPath) && zstd -q -c \(path).2 > \(path).2.zst") == 0)
-        let tail = try Data(contentsOf: URL(fileURLWithPath: path + ".2.zst"))
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: cutPath))
-        handle.seekToEndOfFile()
-        handle.write(tail.prefix(tail.count / 2))
-        handle.closeFile()
-        return cutPath
+        guard cut else { return try workspace.write("stream.jsonl", lines: lines) }
+        return try workspace.zstdCutShort(
+            "stream.jsonl.zst", first: Array(lines.dropLast(300)), second: Array(lines.suffix(300)))
     }
 
     /// Findings, launch records and totals of one replay of `path` on `workers` threads.
