@@ -9,7 +9,7 @@ import TraceModel
 /// The calling thread hands events over in the stream's order; each goes to the worker its device
 /// belongs to (by hash), in rounds of ``roundSize`` events. A worker replays its share of a round
 /// and tags every finding and record with the stream position of the event that made it evident.
-/// The calling thread, a round or two behind, merges the workers' outputs of a round by position:
+/// The calling thread, up to ``roundsAhead`` rounds behind, merges a round's outputs by position:
 /// a single replay makes them in that order, since a device's replay hears only its own events.
 /// At the end each worker finishes its devices, and their outputs are merged in device order, as
 /// ``Replayer/finishAll(emit:)`` finishes them.
@@ -32,6 +32,7 @@ public final class ParallelReplay {
         let cores = AvailableCores.count
         return cores < 4 ? 1 : min(cores / 2, maxWorkers)
     }
+
     /// Rounds handed out and not yet merged: enough to keep every worker busy while the calling
     /// thread merges the oldest.
     static let roundsAhead = 8
