@@ -371,3 +371,27 @@ public struct RequestRecord: Sendable, Hashable {
         self.waitSeconds = waitSeconds
     }
 }
+
+extension DerivedRecord {
+    /// The record with its launch and finding numbers moved by these offsets: for a caller that
+    /// merges replays of devices made apart, where a device's launches and findings are numbered
+    /// contiguously, into the numbering of one replay of them all.
+    public func renumbered(launches: Int, findings: Int) -> DerivedRecord {
+        switch self {
+        case .launch(var record):
+            record.number += launches
+            return .launch(record)
+        case .interval(var record):
+            record.launch += launches
+            return .interval(record)
+        case .task(var record):
+            record.launch += launches
+            record.findingNumber = record.findingNumber.map { $0 + findings }
+            return .task(record)
+        case .request(var record):
+            record.launch += launches
+            record.ranIn = record.ranIn.map { $0 + launches }
+            return .request(record)
+        }
+    }
+}

@@ -33,8 +33,12 @@ public struct Analyzer: Sendable {
     /// recorded; the report holds the findings of the selected launches only. No such launch:
     /// nothing is replayed or recorded.
     /// `progress` is called after each device.
+    ///
+    /// The devices are replayed on `replayWorkers` threads (``DeviceReplayPool``; by default
+    /// ``ParallelReplay/defaultWorkers``); what is found and recorded is the same for any number.
     public func check(
-        store: Store, options: CheckOptions, version: String, progress: ((ReplayProgress) -> Void)? = nil
+        store: Store, options: CheckOptions, version: String, replayWorkers: Int? = nil,
+        progress: ((ReplayProgress) -> Void)? = nil
     ) throws -> CheckReport {
         let started = Date()
         let (devicesToReplay, launchApps) = try Self.selection(store: store, options: options)
@@ -57,19 +61,25 @@ public struct Analyzer: Sendable {
         let staging = options.record ? DerivedStaging(store: store, devices: devicesToReplay) : nil
         var devices = 0
         var replayed = 0
-        let replayer = Replayer(book: book, configuration: options.configuration, records: staging)
+        let replayer = DeviceReplayPool(
+            workers: replayWorkers ?? ParallelReplay.defaultWorkers, book: book, configuration: options.configuration,
+            records: staging)
+        defer { replayer.stop() }
         let storeReplay = StoreReplay(store: store, devices: devicesToReplay)
         for cut in try storeReplay.cutShortLaunches() { replayer.logWasCutShort(device: cut.device, launch: cut.launch) }
-        let events = try storeReplay.run { batch in
-            replayed += batch.events.count
-            replayer.receive(batch, emit: keep)
-        } deviceEnded: { device in
+        func delivered(_ device: String) {
             devices += 1
-            replayer.finish(device: device, emit: keep)
             progress?(ReplayProgress(
                 devices: devices, events: replayed, findings: recorded.count,
                 elapsedSeconds: Date().timeIntervalSince(started)))
         }
+        let events = try storeReplay.run { batch in
+            replayed += batch.events.count
+            replayer.receive(batch, emit: keep)
+        } deviceEnded: { device in
+            replayer.deviceEnded(device, emit: keep, delivered: delivered)
+        }
+        replayer.finish(emit: keep, delivered: delivered)
         if let failure { throw failure }
         let stage = try staging?.finish()
         let finished = Date()

@@ -22,12 +22,13 @@ public final class ParallelReplay {
     /// Workers beyond a handful would wait on the calling thread, which orders and merges.
     static let maxWorkers = 8
 
-    /// For `check --stdin`: one replay on the calling thread below four cores (see
-    /// ``AvailableCores``), else a worker per two cores, up to ``maxWorkers``: the other cores
-    /// decode (``ParallelDecoder``; a third of a stream's work) and hand over. On two cores, two
-    /// workers beside the decoders ran no faster than the calling thread alone (2M events,
-    /// alternating runs, 4.8–5.9 s against 4.6–5.6 s) and took 5–10% more CPU: the cores were
-    /// already full, and handing events over and merging costs the calling thread time.
+    /// The replay threads of `check --stdin` and of `check` (``DeviceReplayPool``): one replay on
+    /// the calling thread below four cores (see ``AvailableCores``), else one per two cores, up to
+    /// ``maxWorkers``: the other cores decode (``ParallelDecoder``; a third of a stream's work) or
+    /// read the store, and hand over. On two cores, two replay threads ran no faster than the
+    /// calling thread alone and took more CPU, as the cores were already full: `check --stdin`,
+    /// 2M events, alternating runs, 4.8–5.9 s against 4.6–5.6 s; `check` of the tidy bench store
+    /// 2.88–2.94 s against 2.54–2.67 s, of the field one 3.73–3.86 s against 3.58–3.98 s.
     public static var defaultWorkers: Int {
         let cores = AvailableCores.count
         return cores < 4 ? 1 : min(cores / 2, maxWorkers)
