@@ -13,14 +13,9 @@ import TraceSynth
 @Suite struct CompactReplayTests {
     @Test func theStoresCompactEventsFindWhatItsEventsFind() throws {
         let workspace = try Workspace()
-        var spec = CorpusSpec(devices: 24, days: 2, seed: 5, breachRate: 0.3)
-        spec.features = .v1_1
-        // Field-like: no `seq` on some devices, gzip and plain files, offsets and epoch times,
-        // unknown and nested fields, bad lines and a file cut short.
-        let written = try FieldCorpusWriter.write(spec: spec, to: workspace.path("corpus"))
-        #expect(written.cutFiles >= 1)
+        let corpus = try workspace.fieldCorpus(devices: 24, seed: 5)
         let store = try workspace.store()
-        _ = Ingestor(store: store).ingest([workspace.path("corpus")])
+        _ = Ingestor(store: store).ingest([corpus])
 
         let report = try Analyzer().check(store: store, options: CheckOptions(), version: "test")
         var compact: [Finding] = []

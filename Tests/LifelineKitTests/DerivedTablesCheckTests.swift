@@ -13,11 +13,9 @@ import TraceSynth
     /// A field-like v1.1 store with injected breaches, checked once.
     static let checked: (workspace: Workspace, store: Store) = {
         let workspace = try! Workspace()
-        var spec = CorpusSpec(devices: 24, days: 2, seed: 11, breachRate: 0.3)
-        spec.features = .v1_1
-        _ = try! FieldCorpusWriter.write(spec: spec, to: workspace.path("corpus"))
+        let corpus = try! workspace.fieldCorpus(devices: 24, seed: 11)
         let store = try! workspace.store()
-        _ = Ingestor(store: store).ingest([workspace.path("corpus")])
+        _ = Ingestor(store: store).ingest([corpus])
         _ = try! Analyzer().check(store: store, options: CheckOptions(), version: "test")
         return (workspace, store)
     }()
@@ -77,11 +75,9 @@ import TraceSynth
 
     @Test func aSecondCheckReplacesTheRows() throws {
         let workspace = try Workspace()
-        var spec = CorpusSpec(devices: 6, days: 2, seed: 3, breachRate: 0.3)
-        spec.features = .v1_1
-        _ = try FieldCorpusWriter.write(spec: spec, to: workspace.path("corpus"))
+        let corpus = try workspace.fieldCorpus(devices: 6, seed: 3)
         let store = try workspace.store()
-        _ = Ingestor(store: store).ingest([workspace.path("corpus")])
+        _ = Ingestor(store: store).ingest([corpus])
         _ = try Analyzer().check(store: store, options: CheckOptions(), version: "test")
         let tables = ["launches", "intervals", "tasks", "requests", "findings"]
         func counts() throws -> [Int] { try tables.map { try Self.integer("SELECT count(*) FROM \($0)", in: store) } }

@@ -36,17 +36,14 @@ import TraceSynth
 
     @Test func anyNumberOfWorkersFindsAndRecordsWhatOneDoes() throws {
         let workspace = try Workspace()
-        var spec = CorpusSpec(devices: 30, days: 2, seed: 41, breachRate: 0.3)
-        spec.features = .v1_1
-        let written = try FieldCorpusWriter.write(spec: spec, to: workspace.path("corpus"))
-        #expect(written.cutFiles >= 1)
-        let one = try Self.check(corpus: workspace.path("corpus"), workers: 1, in: workspace)
+        let corpus = try workspace.fieldCorpus(devices: 30, seed: 41)
+        let one = try Self.check(corpus: corpus, workers: 1, in: workspace)
         #expect(one.findings.count > 100)
         #expect(one.tables["tasks"]?.contains { $0.contains("finding_id:") && !$0.contains("finding_id:NULL") } == true)
         // The cut file's launch is told to its worker: the launch's row says its log was cut short.
         #expect(one.tables["launches"]?.contains { $0.contains("log_cut_short:1") } == true)
         for workers in [2, 3] {
-            let many = try Self.check(corpus: workspace.path("corpus"), workers: workers, in: workspace)
+            let many = try Self.check(corpus: corpus, workers: workers, in: workspace)
             #expect(many.findings == one.findings, "\(workers) workers")
             for (table, rows) in one.tables {
                 #expect(rows.count > 0, "\(table)")

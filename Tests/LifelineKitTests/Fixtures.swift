@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LifelineKit
 import TraceStore
+import TraceSynth
 
 /// A temporary directory with a database path, removed by the system's temp cleaning.
 struct Workspace {
@@ -30,6 +31,17 @@ struct Workspace {
 }
 
 extension Workspace {
+    /// A field-like v1.1 corpus with breaches injected in three launches of ten, written to
+    /// `corpus/`: devices without `seq`, gzip and plain files, offsets and epoch times, unknown
+    /// and nested fields, bad lines, and at least one file cut short. Returns its directory.
+    func fieldCorpus(devices: Int, seed: UInt64) throws -> String {
+        var spec = CorpusSpec(devices: devices, days: 2, seed: seed, breachRate: 0.3)
+        spec.features = .v1_1
+        let written = try FieldCorpusWriter.write(spec: spec, to: path("corpus"))
+        #expect(written.cutFiles >= 1)
+        return path("corpus")
+    }
+
     /// A zstd file at `name` of two frames, `first` then `second`, the second cut in the middle
     /// (a file being written when its device died): only the first frame's lines survive.
     func zstdCutShort(_ name: String, first: [String], second: [String]) throws -> String {

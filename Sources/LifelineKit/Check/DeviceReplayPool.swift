@@ -65,6 +65,8 @@ final class DeviceReplayPool {
         if let current, current.device == batch.device {
             worker = current.worker
         } else {
+            // Every device handed out is finished, so that delivering it never waits in vain.
+            if let current { workers[current.worker].jobs.push(.finish(current.device)) }
             worker = waiting.indices.min { waiting[$0] < waiting[$1] } ?? 0
             waiting[worker] += 1
             current = (batch.device, worker)
@@ -162,9 +164,7 @@ private final class PoolWorker: @unchecked Sendable {
     /// Batches in flight to one worker (each at most ``StoreReplay/chunkSize`` events).
     let jobs = BoundedQueue<Job>(capacity: 16)
     let done = DispatchSemaphore(value: 0)
-    private let results = BoundedQueue<ReplayedDevice>(capacity: .max)
-    /// Results taken from `results` and not yet asked for, oldest first.
-    private var waiting: [ReplayedDevice] = []
+    private let results = HandOff<ReplayedDevice>()
 
     init(index: Int, book: RuleBook, configuration: ReplayConfiguration, recording: Recording?) {
         let collector = DeviceOutputs(takesWork: recording == .everything)
@@ -181,7 +181,7 @@ private final class PoolWorker: @unchecked Sendable {
                     case .batch(let events): replayer.receive(events, emit: keep)
                     case .finish(let device):
                         replayer.finish(device: device, emit: keep)
-                        results.push(collector.take())
+                        results.give(collector.take())
                     }
                 }
             }
@@ -192,10 +192,7 @@ private final class PoolWorker: @unchecked Sendable {
     }
 
     /// The next device replayed, in the order the devices were given; waits for it.
-    func nextResult() -> ReplayedDevice? {
-        if waiting.isEmpty { waiting = results.popAll() }
-        return waiting.isEmpty ? nil : waiting.removeFirst()
-    }
+    func nextResult() -> ReplayedDevice? { results.next() }
 }
 
 /// A worker's outputs for the device it is replaying, and its running numbering.

@@ -212,9 +212,7 @@ private final class Worker: @unchecked Sendable {
 
     let jobs = BoundedQueue<Job>(capacity: ParallelReplay.roundsAhead + 1)
     let done = DispatchSemaphore(value: 0)
-    private let results = BoundedQueue<Result>(capacity: .max)
-    /// Results taken from `results` and not yet asked for, oldest first.
-    private var waiting: [Result] = []
+    private let results = HandOff<Result>()
 
     init(index: Int, book: RuleBook, configuration: ReplayConfiguration, keepsLaunches: Bool) {
         let collector = OutputCollector()
@@ -232,7 +230,7 @@ private final class Worker: @unchecked Sendable {
                             collector.position = positions[index]
                             replayer.receive(events[index], emit: keep)
                         }
-                        results.push(.round(collector.take()))
+                        results.give(.round(collector.take()))
                     case .cut(let device, let launch):
                         replayer.logWasCutShort(device: device, launch: launch)
                     case .finish:
@@ -241,7 +239,7 @@ private final class Worker: @unchecked Sendable {
                             replayer.finish(device: device, emit: keep)
                             finished.append((device, collector.take().map(\.output)))
                         }
-                        results.push(.finished(finished))
+                        results.give(.finished(finished))
                     }
                 }
             }
@@ -252,10 +250,7 @@ private final class Worker: @unchecked Sendable {
     }
 
     /// The next result, in the order the jobs were given; waits for it.
-    func nextResult() -> Result? {
-        if waiting.isEmpty { waiting = results.popAll() }
-        return waiting.isEmpty ? nil : waiting.removeFirst()
-    }
+    func nextResult() -> Result? { results.next() }
 }
 
 /// A worker's findings and launch records, tagged with the position of the event being replayed.
