@@ -51,4 +51,17 @@ import TraceSynth
             }
         }
     }
+
+    /// More devices than the pool keeps in its list of devices handed out (1,024), so that the
+    /// list is trimmed as devices are delivered, and more than it lets out at once.
+    @Test func aStoreOfManyDevicesIsDeliveredWholeAndInOrder() throws {
+        let workspace = try Workspace()
+        let spec = CorpusSpec(devices: 1_100, days: 1, seed: 3, breachRate: 0.3, approxEventsPerDeviceDay: 12)
+        try CorpusWriter.write(spec: spec, to: workspace.path("corpus"))
+        let one = try Self.check(corpus: workspace.path("corpus"), workers: 1, in: workspace)
+        let two = try Self.check(corpus: workspace.path("corpus"), workers: 2, in: workspace)
+        #expect(Set(one.findings.map(\.device)).count > 100)
+        #expect(two.findings == one.findings)
+        #expect(two.tables == one.tables)
+    }
 }

@@ -23,7 +23,8 @@ final class DeviceReplayPool {
     /// What the caller said was cut short, by device, given to a device's worker with it.
     private var cuts: [String: [String?]] = [:]
     private var current: (device: String, worker: Int)?
-    /// Devices handed out, in the store's order, with their workers.
+    /// Devices handed out, in the store's order, with their workers; those before `delivered`
+    /// were delivered.
     private var order: [(device: String, worker: Int)] = []
     private var delivered = 0
     private var waiting: [Int]
@@ -93,6 +94,10 @@ final class DeviceReplayPool {
 
     /// Delivers every device still out, then stops the workers.
     func finish(emit: (Finding) -> Void, delivered done: (String) -> Void) {
+        if let current {
+            workers[current.worker].jobs.push(.finish(current.device))
+            self.current = nil
+        }
         while delivered < order.count { deliverNext(emit: emit, done: done) }
         stop()
     }
@@ -110,6 +115,11 @@ final class DeviceReplayPool {
         let (device, worker) = order[delivered]
         delivered += 1
         waiting[worker] -= 1
+        // The delivered part of `order` is dropped now and then, so that it holds what is out.
+        if delivered >= 1024 {
+            order.removeFirst(delivered)
+            delivered = 0
+        }
         guard let replayed = workers[worker].nextResult() else { return }
         let launchOffset = launchesBegun - replayed.firstLaunch
         let findingOffset = findingsReported - replayed.firstFinding
