@@ -123,7 +123,7 @@ public final class ParallelReplay {
         stop()
     }
 
-    /// Stops the workers (after ``finishAll()``, or to abandon the replay).
+    /// Stops the workers (after ``finishAll(emit:)``, or to abandon the replay).
     public func stop() {
         guard !stopped else { return }
         stopped = true
