@@ -1,21 +1,38 @@
 /// JSON text written by hand where the order of keys matters (query results keep their
 /// columns' order, which `JSONSerialization` and `JSONEncoder` do not promise).
 public enum JSONText {
-    /// A JSON string: quotes, backslashes and control characters (NUL included) escaped.
+    /// A JSON string: quotes, backslashes and control characters (NUL included) escaped, as
+    /// ``appendQuoted(_:to:)`` writes it.
     public static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 2)
+        appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string, escaped as `JSONEncoder` escapes it: quotes and
+    /// backslashes; `\b`, `\t`, `\n`, `\f`, `\r` by their short escapes and the rest below 0x20
+    /// as `\u00XX`; everything else as it is (`/` included). One definition for every JSON
+    /// Lifeline writes by hand.
+    static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0 ..< 0x20:
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30])
+                bytes.append(contentsOf: [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+            default: bytes.append(byte)
             }
         }
-        return out + "\""
+        bytes.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

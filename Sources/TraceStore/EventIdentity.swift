@@ -36,8 +36,14 @@ public enum EventIdentity {
         (rowID & 0xFFFF_FFFF) - sequencedLimit
     }
 
-    /// The first row id past every event of a launch.
+    /// The first row id of a launch's events.
+    static func launchStart(_ launchID: Int64) -> Int64 {
+        launchID << 32
+    }
+
+    /// The first row id past every event of a launch; the largest row id for the last launch id
+    /// the store allows (``LaunchDirectory/maxLaunchID``), whose next would not fit.
     static func launchEnd(_ launchID: Int64) -> Int64 {
-        (launchID + 1) << 32
+        launchID < LaunchDirectory.maxLaunchID ? (launchID + 1) << 32 : .max
     }
 }

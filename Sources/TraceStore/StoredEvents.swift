@@ -234,9 +234,8 @@ private struct StoredRowReader {
     private func readEvents(ofLaunch id: Int64, device: String, name: String, _ body: (StoredRow) throws -> Void) throws -> Int {
         let stmt = events.sqliteStatement
         sqlite3_reset(stmt)
-        sqlite3_bind_int64(stmt, 1, id << 32)
-        // The last launch id the store allows ends where the row ids do.
-        sqlite3_bind_int64(stmt, 2, id < Int64(Int32.max) ? (id + 1) << 32 : .max)
+        sqlite3_bind_int64(stmt, 1, EventIdentity.launchStart(id))
+        sqlite3_bind_int64(stmt, 2, EventIdentity.launchEnd(id))
         var launch: StoredLaunch?
         var count = 0
         while try Self.step(stmt, reading: "events for replay") {

@@ -35,7 +35,7 @@ public struct Analyzer: Sendable {
     /// `progress` is called after each device.
     ///
     /// The devices are replayed on `replayWorkers` threads (``DeviceReplayPool``; by default
-    /// ``ParallelReplay/defaultWorkers``); what is found and recorded is the same for any number.
+    /// ``ReplayThreads/byDefault``); what is found and recorded is the same for any number.
     public func check(
         store: Store, options: CheckOptions, version: String, replayWorkers: Int? = nil,
         progress: ((ReplayProgress) -> Void)? = nil
@@ -62,7 +62,7 @@ public struct Analyzer: Sendable {
         var devices = 0
         var replayed = 0
         let replayer = DeviceReplayPool(
-            workers: replayWorkers ?? ParallelReplay.defaultWorkers, book: book, configuration: options.configuration,
+            workers: replayWorkers ?? ReplayThreads.byDefault, book: book, configuration: options.configuration,
             records: staging)
         defer { replayer.stop() }
         let storeReplay = StoreReplay(store: store, devices: devicesToReplay)
@@ -151,7 +151,7 @@ public struct Analyzer: Sendable {
     /// their first event, are reported; each launch seen is remembered for that (its names).
     ///
     /// The devices are replayed on `replayWorkers` threads (``ParallelReplay``; by default
-    /// ``ParallelReplay/defaultWorkers``); the output is the same for any number.
+    /// ``ReplayThreads/byDefault``); the output is the same for any number.
     public func stream(
         path: String, options: CheckOptions, records: (any DerivedRecordSink)? = nil,
         replayWorkers: Int? = nil, emit: (Finding) throws -> Void,
@@ -169,7 +169,7 @@ public struct Analyzer: Sendable {
             do { try emit(finding) } catch { emitError = error }
         }
         let replayer = ParallelReplay(
-            workers: replayWorkers ?? ParallelReplay.defaultWorkers, book: book, configuration: options.configuration, records: records)
+            workers: replayWorkers ?? ReplayThreads.byDefault, book: book, configuration: options.configuration, records: records)
         defer { replayer.stop() }
         var lastEvent: (device: String, launch: String)?
         func replay(_ event: Event) {

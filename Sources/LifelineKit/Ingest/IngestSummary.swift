@@ -104,7 +104,8 @@ public enum IngestStatus: String, Sendable, Codable {
 extension IngestSummary {
     /// An encoder whose `userInfo` holds a string under this key gets that string, alone in an
     /// array, in place of the files' reports: for a writer that streams them (the CLI's `--json`).
-    public static let filesMarker = CodingUserInfoKey(rawValue: "lifeline.ingest.files")
+    /// A constant key, on which `CodingUserInfoKey`'s failable initializer cannot fail.
+    public static let filesMarker = CodingUserInfoKey(rawValue: "lifeline.ingest.files")!
 
     private enum CodingKeys: String, CodingKey {
         case database, files, wallSeconds, status, events, duplicates, rejects, rejectsByReason
@@ -131,7 +132,7 @@ extension IngestSummary {
         try container.encode(lostLines, forKey: .lostLines)
         try container.encode(wallSeconds, forKey: .wallSeconds)
         try container.encode(eventsPerSecond.rounded(), forKey: .eventsPerSecond)
-        if let key = Self.filesMarker, let marker = encoder.userInfo[key] as? String {
+        if let marker = encoder.userInfo[Self.filesMarker] as? String {
             try container.encode([marker], forKey: .files)
         } else {
             try container.encode(files, forKey: .files)

@@ -38,12 +38,10 @@ struct IngestCommand: ParsableCommand {
         progress.clear()
         summary.printFailures()
         if json {
-            if let marker = IngestSummary.filesMarker {
-                try JSONOutput.write(summary, elements: summary.files, marker: marker) { print($0, terminator: "") }
-                print()
-            } else {
-                print(try JSONOutput.encode(summary))
+            try JSONOutput.write(summary, elements: summary.files, marker: IngestSummary.filesMarker) {
+                print($0, terminator: "")
             }
+            print()
         } else {
             print(summary.text())
         }
