@@ -51,7 +51,11 @@ import Testing
         #expect(answers[1] == answers[0])
     }
 
-    @Test(arguments: ["0", "65", "two", "", "3.5", "-1"])
+    /// Zero, too many, words, nothing, fractions, negatives, a number past `Int`, an escape
+    /// sequence and 10,000 characters: one line each, the value shown harmlessly.
+    @Test(arguments: [
+        "0", "65", "two", "", "3.5", "-1", "99999999999999999999999", "\u{1b}[2J3", String(repeating: "7", count: 10_000),
+    ])
     func aSettingThatIsNotANumberOfThreadsIsRefused(_ value: String) throws {
         let run = try Spark.process(
             CLI.executable.path, ["check", "--stdin"], environment: ["LIFELINE_REPLAY_THREADS": value])
@@ -59,5 +63,6 @@ import Testing
         #expect(run.stderr.hasPrefix("error: LIFELINE_REPLAY_THREADS="), "\(run.stderr)")
         #expect(run.stderr.contains("from 1 to 64; unset it for the default"))
         #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(!run.stderr.contains("\u{1b}") && run.stderr.utf8.count < 300)
     }
 }
