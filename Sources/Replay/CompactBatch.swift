@@ -1,3 +1,5 @@
+import TraceModel
+
 /// Events of one device made compact by their reader, on the reader's thread, for
 /// ``Replayer/receive(_:emit:)``: the replay then does no text or attribute work at all.
 ///
@@ -67,6 +69,11 @@ public struct CompactBatchBuilder {
     /// The compact form of an event of the launch numbered `launch`.
     public mutating func event(_ raw: RawEventFields, launch: UInt32) -> ReplayEvent {
         ReplayEvent(raw, launch: launch, texts: &texts)
+    }
+
+    /// The compact form of a decoded event of the launch numbered `launch`.
+    public mutating func event(_ event: borrowing Event, launch: UInt32) -> ReplayEvent {
+        ReplayEvent(event, launch: launch, numbering: &texts)
     }
 
     public mutating func append(_ event: ReplayEvent) {

@@ -88,6 +88,12 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
     /// Borrowed, field by field: copying the whole event would retain each of its strings.
     public init(_ event: borrowing Event, launch: UInt32, texts table: TextTable) {
         var texts = table
+        self.init(event, launch: launch, numbering: &texts)
+    }
+
+    /// The compact form of `event`, its texts numbered by `texts` (a ``TextTableFeed`` for a
+    /// ``CompactBatch`` made apart from the replay).
+    public init(_ event: borrowing Event, launch: UInt32, numbering texts: inout some TextNumbering) {
         ts = event.ts
         mono = event.mono
         seq = event.seq
@@ -99,9 +105,9 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
         reason = event.reason.map { Reason($0, texts: &texts) }
         cause = event.cause.map { Cause($0, texts: &texts) }
         success = event.success
-        identifier = event.identifier.map(texts.id)
-        call = event.call.map(texts.id)
-        result = event.result.map(texts.id)
+        identifier = event.identifier.map { texts.id($0) }
+        call = event.call.map { texts.id($0) }
+        result = event.result.map { texts.id($0) }
         otherName = kind == .other ? texts.id(event.name) : nil
         let attrs = event.attrs
         details = Self.details(kind: kind, attrs: .string(attrs), texts: &texts)

@@ -85,6 +85,9 @@ struct Benchmark: ParsableCommand {
                 let memory = try InMemoryReplay.measure(files: corpus.files)
                 print(String(format: "replay in memory: %d events in %.2f s, %.0f events/s, %d findings",
                              memory.events, memory.seconds, Double(memory.events) / memory.seconds, memory.findings))
+                let compact = try InMemoryReplay.measureCompact(files: corpus.files)
+                print(String(format: "replay of compact events in memory: %d events in %.2f s, %.0f events/s, %d findings",
+                             compact.events, compact.seconds, Double(compact.events) / compact.seconds, compact.findings))
                 if threads {
                     for row in try InMemoryReplay.threadRows(corpus: corpus.kind.rawValue, files: corpus.files) {
                         print(String(format: "%@: %.2f s, %.0f events/s", row.name, row.seconds, row.eventsPerSecond))

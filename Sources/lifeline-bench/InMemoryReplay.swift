@@ -82,3 +82,88 @@ extension InMemoryReplay {
         }
     }
 }
+
+extension InMemoryReplay {
+    /// Times the replay of events already compact (``CompactBatch``), as a replay thread of
+    /// `check` receives them from its reader: each file is read, decoded and made compact first
+    /// (untimed), then replayed (timed), device after device as ``measure(files:)`` does, so the
+    /// two replay the same events into the same findings.
+    static func measureCompact(files: [String]) throws -> (events: Int, seconds: Double, findings: Int) {
+        let replayer = Replayer(book: RuleCatalog.standard)
+        var decoder = EventDecoder()
+        var total = 0
+        var findings = 0
+        var seconds = 0.0
+        var maker = CompactSteps()
+        for file in files {
+            try LineReader(path: file).forEachLine { line in
+                if case .event(let event) = decoder.decode(line.bytes) {
+                    maker.add(event)
+                    total += 1
+                }
+                return true
+            }
+            let steps = maker.takeSteps()
+            let start = DispatchTime.now().uptimeNanoseconds
+            for step in steps {
+                switch step {
+                case .batch(let batch): replayer.receive(batch) { _ in findings += 1 }
+                case .finish(let device): replayer.finish(device: device) { _ in findings += 1 }
+                }
+            }
+            seconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        replayer.finishAll { _ in findings += 1 }
+        seconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return (total, seconds, findings)
+    }
+
+    /// Makes decoded events compact, in batches of one device, ending a device where the next
+    /// event is another's (as ``measure(files:)`` does).
+    private struct CompactSteps {
+        enum Step {
+            case batch(CompactBatch)
+            case finish(device: String)
+        }
+
+        private static let batchSize = 4096
+        private var builder: CompactBatchBuilder?
+        private var launches: [String: UInt32] = [:]
+        private var steps: [Step] = []
+
+        mutating func add(_ event: Event) {
+            if let current = builder, current.device != event.device {
+                takeBatch()
+                steps.append(.finish(device: current.device))
+                builder = nil
+            }
+            if builder == nil {
+                builder = CompactBatchBuilder(device: event.device, capacity: Self.batchSize)
+                launches.removeAll(keepingCapacity: true)
+            }
+            let launch = launches[event.launch] ?? {
+                let header = LaunchHeader(
+                    launch: event.launch, process: event.process, app: event.app, appVersion: event.appVersion,
+                    os: event.os, model: event.model)
+                let serial = builder?.beginLaunch(header) ?? 0
+                launches[event.launch] = serial
+                return serial
+            }()
+            if let compact = builder?.event(event, launch: launch) { builder?.append(compact) }
+            if (builder?.count ?? 0) >= Self.batchSize { takeBatch() }
+        }
+
+        /// The steps of the events added so far, the device last added still open.
+        mutating func takeSteps() -> [Step] {
+            takeBatch()
+            defer { steps.removeAll() }
+            return steps
+        }
+
+        private mutating func takeBatch() {
+            guard let held = builder?.count, held > 0, let batch = builder?.take() else { return }
+            steps.append(.batch(batch))
+        }
+    }
+}
