@@ -12,16 +12,25 @@ public final class DeviceReplayer {
     private let book: RuleBook
     private let state: DeviceState
     @exclusivity(unchecked) private var deviceChecks: [(any Check)?]
-    /// Per blueprint, a launch-scoped check left as made by an ended launch, for the next
-    /// launch to use (see ``Check/clearForNextLaunch()``).
-    @exclusivity(unchecked) private(set) var spareChecks: [(any Check)?]
-    @exclusivity(unchecked) private var live: [String: LaunchState] = [:]
-    /// The live launch of each process kind, so a new launch of it supersedes the old one.
-    @exclusivity(unchecked) private var liveByProcess: [String: String] = [:]
-    /// The latest launches that ended, by id, to recognise events logged after their end.
+    /// Launch-scoped checks left by ended launches, each set indexed by blueprint as
+    /// ``LaunchState/checks`` is and cleared for the next launch to use whole (see
+    /// ``Check/clearForNextLaunch()``; nil where a check cannot be cleared or outlives its launch).
+    /// A launch takes one set and ends giving it back, so there are about as many as launches
+    /// run at once; at most ``spareCheckSetsKept``.
+    @exclusivity(unchecked) private var spareCheckSets: [[(any Check)?]] = []
+    static let spareCheckSetsKept = 4
+    /// The launches held, live or ended, by serial: a number hashes in a few instructions where
+    /// a launch's id, a string, took a hundred times more at every start, end and switch.
+    @exclusivity(unchecked) private var live: [UInt32: LaunchState] = [:]
+    /// The serial of each launch held, by id, for the events that name their launch by id.
+    @exclusivity(unchecked) private var serials: [String: UInt32] = [:]
+    /// The live launch of each process kind (nil for the app), so a new launch of it supersedes
+    /// the old one: a device runs few, so a list.
+    @exclusivity(unchecked) private var liveByProcess: [(process: String?, launch: UInt32)] = []
+    /// The latest launches that ended, by serial, to recognise events logged after their end.
     /// Only the last ``endedLaunchesKept`` are kept, so memory does not grow with the log.
-    @exclusivity(unchecked) private var ended: [String: LaunchState] = [:]
-    @exclusivity(unchecked) private var endedOrder: [String] = []
+    @exclusivity(unchecked) private var ended: [UInt32: LaunchState] = [:]
+    @exclusivity(unchecked) private var endedOrder: [UInt32] = []
     static let endedLaunchesKept = 4
 
     /// How many ended launches are held (for tests of the memory bound).
@@ -47,8 +56,10 @@ public final class DeviceReplayer {
         state = DeviceState(
             device: device, budgets: configuration.budgets, severities: configuration.severities, records: records)
         deviceChecks = book.blueprints.map { $0.scope == .device ? $0.make(configuration.budgets) : nil }
-        spareChecks = Array(repeating: nil, count: book.blueprints.count)
     }
+
+    /// The checks the next launch would take over (for tests of their clearing).
+    var spareChecks: [(any Check)?] { spareCheckSets.last ?? [] }
 
     public var device: String { state.device }
 
@@ -134,7 +145,13 @@ public final class DeviceReplayer {
 
     /// The app state of a launch after the events replayed so far (nil for an unknown launch).
     public func state(ofLaunch launch: String) -> AppState? {
-        (live[launch] ?? ended[launch])?.state
+        held(launch)?.state
+    }
+
+    /// The launch of this id held live or ended, if any.
+    private func held(_ launch: String) -> LaunchState? {
+        guard let serial = serials[launch] else { return nil }
+        return live[serial] ?? ended[serial]
     }
 
     /// Ends every launch still open: the log is over.
@@ -179,8 +196,7 @@ public final class DeviceReplayer {
     }
 
     private func findLaunchState(for event: borrowing Event) -> LaunchState {
-        if let launch = live[event.launch] { return launch }
-        if let launch = ended[event.launch] { return launch }
+        if let launch = held(event.launch) { return launch }
         let serial = nextSerial
         nextSerial &+= 1
         let first = ReplayEvent(event, launch: serial, texts: state.texts)
@@ -191,12 +207,13 @@ public final class DeviceReplayer {
     }
 
     /// The launch of a batch's event, begun at its first event (nil for a serial no batch named,
-    /// which a reader of this module's batches never makes).
+    /// which a reader of this module's batches never makes). A batch's reader numbers each
+    /// launch once, so its serial finds it.
     private func launchState(fed event: ReplayEvent) -> LaunchState? {
         if let current, current.serial == event.launch { return current }
-        guard Int(event.launch) < fedLaunches.count else { return nil }
-        let header = fedLaunches[Int(event.launch)]
-        let found = live[header.launch] ?? ended[header.launch] ?? startLaunch(header, serial: event.launch, first: event)
+        let serial = event.launch
+        guard Int(serial) < fedLaunches.count else { return nil }
+        let found = live[serial] ?? ended[serial] ?? startLaunch(fedLaunches[Int(serial)], serial: serial, first: event)
         current = found
         return found
     }
@@ -204,32 +221,32 @@ public final class DeviceReplayer {
     /// Begins the launch `header` names at `first`, ending the live launch of the same process
     /// (a new launch of a process means the old one ended without a word).
     private func startLaunch(_ header: LaunchHeader, serial: UInt32, first: ReplayEvent) -> LaunchState {
-        let processKey = header.process ?? "app"
-        if let previousID = liveByProcess[processKey], let previous = live[previousID] {
+        // `nil` and `"app"` both name the app.
+        let process = header.process == "app" ? nil : header.process
+        if let entry = liveByProcess.firstIndex(where: { $0.process == process }), let previous = live[liveByProcess[entry].launch] {
             end(previous, .superseded(by: first))
         }
         let launch = LaunchState(header, serial: serial, first: first)
         if state.isRecording { launch.startRecording(in: state, header: header) }
-        launch.checks = book.blueprints.indices.map(launchCheck)
-        live[header.launch] = launch
-        liveByProcess[processKey] = header.launch
+        launch.checks = takeCheckSet()
+        live[serial] = launch
+        serials[header.launch] = serial
+        liveByProcess.append((process, serial))
         return launch
     }
 
-    /// A new launch's check of blueprint `index`: the spare, if any, else a new one (nil for
-    /// a device-scoped blueprint).
-    private func launchCheck(_ index: Int) -> (any Check)? {
-        guard book.launchScoped[index] else { return nil }
-        if let spare = spareChecks[index] {
-            spareChecks[index] = nil
-            return spare
+    /// A new launch's checks: a spare set, with a check made for each blueprint it lacks.
+    private func takeCheckSet() -> [(any Check)?] {
+        var checks = spareCheckSets.popLast() ?? Array(repeating: nil, count: book.blueprints.count)
+        for index in book.launchScopedBlueprints where checks[index] == nil {
+            checks[index] = book.blueprints[index].make(state.budgets)
         }
-        return book.blueprints[index].make(state.budgets)
+        return checks
     }
 
     private func end(_ launch: LaunchState, _ ending: LaunchEnding) {
-        guard live.removeValue(forKey: launch.launch) != nil else { return }
-        if let entry = liveByProcess.index(forKey: launch.process ?? "app"), liveByProcess[entry].value == launch.launch {
+        guard live.removeValue(forKey: launch.serial) != nil else { return }
+        if let entry = liveByProcess.firstIndex(where: { $0.launch == launch.serial }) {
             liveByProcess.remove(at: entry)
         }
         if case .endOfLog = ending, deviceCut { launch.logCutShort = true }
@@ -237,27 +254,34 @@ public final class DeviceReplayer {
         launch.ended(ending)
         let context = ReplayContext(device: state, launch: launch)
         let dispatch = launch.isExtension ? book.appExtension : book.app
+        var checks = launch.checks
         for index in dispatch.launchBlueprints {
-            launch.checks[index]?.launchEnded(ending, context: context.calling(blueprint: index, of: book))
+            checks[index]?.launchEnded(ending, context: context.calling(blueprint: index, of: book))
         }
         for index in dispatch.deviceBlueprints {
             deviceChecks[index]?.launchEnded(ending, context: context.calling(blueprint: index, of: book))
         }
         // Keep the ended launch, with only the checks that outlive it, to flag events logged
-        // after its end; keep the others as spares when they can be cleared.
-        let outlivesLaunch = book.outlivesLaunch
-        for index in launch.checks.indices where !outlivesLaunch[index] {
-            if let check = launch.checks[index], check.clearForNextLaunch() { spareChecks[index] = check }
-            launch.checks[index] = nil
+        // after its end; give the others, cleared, to the next launch.
+        launch.checks = book.outlivingBlueprints.isEmpty ? [] : Array(repeating: nil, count: checks.count)
+        for index in book.outlivingBlueprints {
+            launch.checks[index] = checks[index]
+            checks[index] = nil
         }
-        ended[launch.launch] = launch
-        endedOrder.append(launch.launch)
+        for index in book.endingBlueprints {
+            if let check = checks[index], !check.clearForNextLaunch() { checks[index] = nil }
+        }
+        if spareCheckSets.count < Self.spareCheckSetsKept { spareCheckSets.append(checks) }
+        ended[launch.serial] = launch
+        endedOrder.append(launch.serial)
         if endedOrder.count > Self.endedLaunchesKept {
             let forgotten = endedOrder.removeFirst()
-            ended[forgotten] = nil
+            if let launch = ended.removeValue(forKey: forgotten), serials[launch.launch] == forgotten {
+                serials[launch.launch] = nil
+            }
             // A later event of it begins a new launch: no cache may still answer for it.
-            if current?.launch == forgotten { current = nil }
-            if previous?.launch == forgotten { previous = nil }
+            if current?.serial == forgotten { current = nil }
+            if previous?.serial == forgotten { previous = nil }
         }
     }
 }

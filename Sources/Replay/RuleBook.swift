@@ -28,11 +28,13 @@ public struct RuleBook: Sendable {
     /// For each blueprint, the ids of the rules it declares: a check that reports another rule
     /// is wired wrong (checked in debug builds, see ``ReplayContext/calling(blueprint:of:)``).
     let declaredRuleIDs: [Set<String>]
-    /// For each blueprint, whether it is launch-scoped, and whether its check outlives its launch:
-    /// read for every blueprint at every launch's start and end, where copying the blueprints out
-    /// (their arrays and closures retained and released) cost more than the rest.
-    let launchScoped: [Bool]
-    let outlivesLaunch: [Bool]
+    /// The launch-scoped blueprints, and of them those whose checks outlive their launch
+    /// (``CheckBlueprint/outlivesLaunch``) and those whose checks end with it: read at every
+    /// launch's start and end, where going through every blueprint (and copying them out, their
+    /// arrays and closures retained and released) cost more than the rest.
+    let launchScopedBlueprints: [Int]
+    let outlivingBlueprints: [Int]
+    let endingBlueprints: [Int]
 
     /// Checks run in the order given; the lifecycle check must come first so that the others
     /// see the state after the event, and a termination check last, so that it sees every
@@ -53,7 +55,9 @@ public struct RuleBook: Sendable {
         app = dispatch(extensions: false)
         appExtension = dispatch(extensions: true)
         declaredRuleIDs = blueprints.map { Set($0.rules.map(\.id)) }
-        launchScoped = blueprints.map { $0.scope == .launch }
-        outlivesLaunch = blueprints.map(\.outlivesLaunch)
+        launchScopedBlueprints = blueprints.indices.filter { blueprints[$0].scope == .launch }
+        outlivingBlueprints = launchScopedBlueprints.filter { blueprints[$0].outlivesLaunch }
+        endingBlueprints = launchScopedBlueprints.filter { !blueprints[$0].outlivesLaunch }
     }
 }
+
