@@ -76,7 +76,7 @@ let package = Package(
             name: "TraceStoreTests",
             dependencies: ["TraceStore", "TraceDecode", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TraceSynthTests", dependencies: ["TraceSynth", "TraceDecode", "Rules"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "TraceDecode"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "TraceDecode", "TraceSynth"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Replay", "TraceDecode"]),
         // Golden-file comparison shared by the test targets (a re-record always fails its test).
         .target(name: "GoldenFiles", path: "Tests/GoldenFiles"),

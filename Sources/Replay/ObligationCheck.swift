@@ -27,12 +27,12 @@ final class ObligationCheck: Check {
     private let recordKind: TaskRecord.Kind?
     // What is open and what was discharged: not checked for exclusivity at run time, for the
     // reason given at ``LaunchState`` (a check belongs to one launch's state).
-    @exclusivity(unchecked) private var open: [OpenKey: Open] = [:]
-    @exclusivity(unchecked) private var order: [OpenKey] = []
-    @exclusivity(unchecked) private var discharged: Set<OpenKey> = []
+    // Open, in the order opened.
+    @exclusivity(unchecked) private var open = KeyedList<OpenKey, Open>()
+    @exclusivity(unchecked) private var discharged = KeyedList<OpenKey, Void>()
     /// Keys already reported as never discharged in time: a late discharge of one is not
     /// reported again as unknown (the breach was reported when it was due).
-    @exclusivity(unchecked) private var lapsed: Set<OpenKey> = []
+    @exclusivity(unchecked) private var lapsed = KeyedList<OpenKey, Void>()
 
     init(_ spec: Obligation) {
         self.spec = spec
@@ -51,7 +51,7 @@ final class ObligationCheck: Check {
     func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         if kind == opens || kind == closes || kind == expires { take(event, kind: kind, context: context) }
         // Most suspensions find nothing open: they are not handed on.
-        if kind == .suspend, dueBeforeSuspension, !order.isEmpty { suspended(event, context: context) }
+        if kind == .suspend, dueBeforeSuspension, !open.isEmpty { suspended(event, context: context) }
     }
 
     @inline(never)
@@ -68,7 +68,7 @@ final class ObligationCheck: Check {
     /// Apart, with its copy of the event: inline, the copy was made on entry for every event.
     @inline(never)
     private func expired(_ event: ReplayEvent) {
-        if let key = key(of: event) { open[key]?.expiredBy = event }
+        if let key = key(of: event) { open.modify(key) { $0.expiredBy = event } }
     }
 
     @inline(never)
@@ -84,22 +84,19 @@ final class ObligationCheck: Check {
         // The log stopped: what is open is handed to the launch, not reported as missed.
         let last = context.launch.lastEvent
         let recording = isRecording(context)
-        for key in order {
-            guard let item = open[key] else { continue }
+        for (_, item) in open.elements {
             context.launch.openWork.append(OpenWork(
                 what: spec.work(context.resolved(item.opening)), opening: item.opening,
                 openSeconds: context.seconds(from: item.opening, to: last)))
             if recording { record(item, closing: nil, at: last, .logEnded, measured: nil, finding: nil, context: context) }
         }
         open.removeAll()
-        order.removeAll()
     }
 
     /// Every field but these four is set from `spec` when made. Their storage is kept unless a
     /// launch made it large, so that a launch's keys cost no allocation.
     func clearForNextLaunch() -> Bool {
         open.removeAll(keepingCapacity: open.capacity <= Self.keptCapacity)
-        order.removeAll(keepingCapacity: order.capacity <= Self.keptCapacity)
         discharged.removeAll(keepingCapacity: discharged.capacity <= Self.keptCapacity)
         lapsed.removeAll(keepingCapacity: lapsed.capacity <= Self.keptCapacity)
         return true
@@ -120,14 +117,10 @@ final class ObligationCheck: Check {
 
     private func opened(_ event: ReplayEvent, context: ReplayContext) {
         guard let key = key(of: event) else { return }
-        if let previous = open.updateValue(Open(opening: event), forKey: key) {
-            if isRecording(context) {
-                record(previous, closing: nil, at: event, .replaced, measured: nil, finding: nil, context: context)
-            }
-        } else {
-            order.append(key)
+        if let previous = open.updateValue(Open(opening: event), forKey: key), isRecording(context) {
+            record(previous, closing: nil, at: event, .replaced, measured: nil, finding: nil, context: context)
         }
-        // Each a hash of the key: skipped when there is nothing to remove.
+        // Skipped when there is nothing to remove.
         if !discharged.isEmpty { discharged.remove(key) }
         if !lapsed.isEmpty { lapsed.remove(key) }
     }
@@ -135,7 +128,7 @@ final class ObligationCheck: Check {
     private func closed(_ event: ReplayEvent, context: ReplayContext) {
         guard let key = key(of: event) else { return }
         guard let item = open.removeValue(forKey: key) else {
-            if lapsed.remove(key) != nil {
+            if lapsed.remove(key) {
                 discharged.insert(key)
             } else if discharged.contains(key) {
                 emit(spec.repeated, opening: nil, at: event, seconds: nil, context: context)
@@ -144,7 +137,6 @@ final class ObligationCheck: Check {
             }
             return
         }
-        order.removeAll { $0 == key }
         discharged.insert(key)
         let recording = isRecording(context)
         if let expiredBy = item.expiredBy, spec.expired != nil {
@@ -199,10 +191,9 @@ final class ObligationCheck: Check {
 
     private func reportOutstanding(at event: ReplayEvent, ending: LaunchEnding?, context: ReplayContext) {
         // A launch's end comes here too: most find nothing open.
-        guard !order.isEmpty else { return }
+        guard !open.isEmpty else { return }
         let recording = isRecording(context)
-        for key in order {
-            guard let item = open[key] else { continue }
+        for (key, item) in open.elements {
             var finding: Caused?
             if let expiredBy = item.expiredBy, spec.expired != nil {
                 finding = emit(spec.expired, opening: item.opening, at: event,
@@ -224,7 +215,6 @@ final class ObligationCheck: Check {
         }
         // The storage is kept for the launch's next openings (as the launch's clearing keeps it).
         open.removeAll(keepingCapacity: true)
-        order.removeAll(keepingCapacity: true)
     }
 
     /// Reports a breach; returns the finding's rule and number (for the work's record), or nil
