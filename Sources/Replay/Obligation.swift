@@ -135,8 +135,10 @@ public struct Obligation: Sendable {
 
     /// The blueprint that runs this obligation in every launch.
     public var blueprint: CheckBlueprint {
-        var interests: Set<EventKind> = [opens, closes, .suspend]
+        var interests: Set<EventKind> = [opens, closes]
         if let expires { interests.insert(expires) }
+        // A suspension matters only to what is due before it: the others are not told of one.
+        if dueBeforeSuspension { interests.insert(.suspend) }
         let spec = self
         return CheckBlueprint(
             scope: .launch, interests: interests, runsOnExtensions: runsOnExtensions, rules: rules,
