@@ -11,14 +11,13 @@ import TraceModel
 public final class DeviceReplayer {
     private let book: RuleBook
     private let state: DeviceState
-    @exclusivity(unchecked) private var deviceChecks: [(any Check)?]
-    /// Launch-scoped checks left by ended launches, each set indexed by blueprint as
-    /// ``LaunchState/checks`` is and cleared for the next launch to use whole (see
-    /// ``Check/clearForNextLaunch()``; nil where a check cannot be cleared or outlives its launch).
-    /// A launch takes one set and ends giving it back, so there are about as many as launches
-    /// run at once; at most ``spareCheckSetsKept``.
-    @exclusivity(unchecked) private var spareCheckSets: [[(any Check)?]] = []
-    static let spareCheckSetsKept = 4
+    /// The device-scoped checks, and per blueprint a launch-scoped check an ended launch left
+    /// cleared for the next launch to use (see ``Check/clearForNextLaunch()``); this replayer
+    /// frees both.
+    private let deviceChecks: CheckSlots
+    private let spares: CheckSlots
+    /// The book's dispatch tables, read for every event.
+    private let dispatch: DispatchTable.View
     /// The launches held, live or ended, by serial: a number hashes in a few instructions where
     /// a launch's id, a string, took a hundred times more at every start, end and switch.
     @exclusivity(unchecked) private var live: [UInt32: LaunchState] = [:]
@@ -55,11 +54,21 @@ public final class DeviceReplayer {
         self.book = book
         state = DeviceState(
             device: device, budgets: configuration.budgets, severities: configuration.severities, records: records)
-        deviceChecks = book.blueprints.map { $0.scope == .device ? $0.make(configuration.budgets) : nil }
+        deviceChecks = CheckSlots(count: book.blueprints.count)
+        for (index, blueprint) in book.blueprints.enumerated() where blueprint.scope == .device {
+            deviceChecks.put(blueprint.make(configuration.budgets), at: index)
+        }
+        spares = CheckSlots(count: book.blueprints.count)
+        dispatch = book.table.view
+    }
+
+    deinit {
+        deviceChecks.free()
+        spares.free()
     }
 
     /// The checks the next launch would take over (for tests of their clearing).
-    var spareChecks: [(any Check)?] { spareCheckSets.last ?? [] }
+    var spareChecks: [Check?] { spares.all }
 
     public var device: String { state.device }
 
@@ -93,21 +102,19 @@ public final class DeviceReplayer {
         launch.apply(event, kind: kind)
         if kind == .config { launch.read(config: event, device: state) }
         let context = ReplayContext(device: state, launch: launch)
-        // Indexing the tables in place: copying a `Dispatch` per event would retain its arrays.
         let isExtension = launch.isExtension
-        // Local copies: reading a class's array property in the loop would check exclusive
-        // access and retain the array for every call.
         let launchChecks = launch.checks
-        for index in isExtension ? book.appExtension.launch[ordinal] : book.app.launch[ordinal] {
-            launchChecks[index]?.receive(event, kind: kind, context: context.calling(blueprint: index, of: book))
+        for index in dispatch.blueprints(isExtension ? .extensionLaunch : .appLaunch, ordinal: ordinal) {
+            let index = Int(index)
+            launchChecks.with(index) { $0.receive(event, kind: kind, context: context.calling(blueprint: index, of: book)) }
         }
-        let deviceChecks = deviceChecks
-        let hearing = isExtension ? book.appExtension.device[ordinal] : book.app.device[ordinal]
+        let hearing = dispatch.blueprints(isExtension ? .extensionDevice : .appDevice, ordinal: ordinal)
         if event.ts > state.nextWake {
-            wakeAndReplay(event, kind: kind, hearing: hearing, checks: deviceChecks, context: context)
+            wakeAndReplay(event, kind: kind, hearing: hearing, context: context)
         } else {
             for index in hearing {
-                deviceChecks[index]?.receive(event, kind: kind, context: context.calling(blueprint: index, of: book))
+                let index = Int(index)
+                deviceChecks.with(index) { $0.receive(event, kind: kind, context: context.calling(blueprint: index, of: book)) }
             }
         }
         launch.lastEvent = event
@@ -126,13 +133,13 @@ public final class DeviceReplayer {
     /// order, each check is woken if due, then hears the event if it listens to its kind — the
     /// order the checks would have run in had they heard every event.
     private func wakeAndReplay(
-        _ event: ReplayEvent, kind: EventKind, hearing: [Int], checks: [(any Check)?], context: ReplayContext
+        _ event: ReplayEvent, kind: EventKind, hearing: UnsafeBufferPointer<Int32>, context: ReplayContext
     ) {
         let dispatch = context.launch.isExtension ? book.appExtension : book.app
         for index in dispatch.deviceBlueprints {
             let context = context.calling(blueprint: index, of: book)
-            if state.takeWake(blueprint: index, at: event.ts) { checks[index]?.wake(at: event, context: context) }
-            if hearing.contains(index) { checks[index]?.receive(event, kind: kind, context: context) }
+            if state.takeWake(blueprint: index, at: event.ts) { deviceChecks.with(index) { $0.wake(at: event, context: context) } }
+            if hearing.contains(Int32(index)) { deviceChecks.with(index) { $0.receive(event, kind: kind, context: context) } }
         }
         state.settleNextWake()
     }
@@ -161,8 +168,8 @@ public final class DeviceReplayer {
         }
         if let current {
             let context = ReplayContext(device: state, launch: current)
-            for index in deviceChecks.indices {
-                deviceChecks[index]?.logEnded(context: context.calling(blueprint: index, of: book))
+            for index in 0 ..< deviceChecks.count {
+                deviceChecks.with(index) { $0.logEnded(context: context.calling(blueprint: index, of: book)) }
             }
         }
         flush(emit)
@@ -226,22 +233,15 @@ public final class DeviceReplayer {
         if let entry = liveByProcess.firstIndex(where: { $0.process == process }), let previous = live[liveByProcess[entry].launch] {
             end(previous, .superseded(by: first))
         }
-        let launch = LaunchState(header, serial: serial, first: first)
+        let launch = LaunchState(header, serial: serial, first: first, checks: book.blueprints.count)
         if state.isRecording { launch.startRecording(in: state, header: header) }
-        launch.checks = takeCheckSet()
+        for index in book.launchScopedBlueprints where !spares.move(index, to: launch.checks) {
+            launch.checks.put(book.blueprints[index].make(state.budgets), at: index)
+        }
         live[serial] = launch
         serials[header.launch] = serial
         liveByProcess.append((process, serial))
         return launch
-    }
-
-    /// A new launch's checks: a spare set, with a check made for each blueprint it lacks.
-    private func takeCheckSet() -> [(any Check)?] {
-        var checks = spareCheckSets.popLast() ?? Array(repeating: nil, count: book.blueprints.count)
-        for index in book.launchScopedBlueprints where checks[index] == nil {
-            checks[index] = book.blueprints[index].make(state.budgets)
-        }
-        return checks
     }
 
     private func end(_ launch: LaunchState, _ ending: LaunchEnding) {
@@ -254,24 +254,20 @@ public final class DeviceReplayer {
         launch.ended(ending)
         let context = ReplayContext(device: state, launch: launch)
         let dispatch = launch.isExtension ? book.appExtension : book.app
-        var checks = launch.checks
+        let checks = launch.checks
         for index in dispatch.launchBlueprints {
-            checks[index]?.launchEnded(ending, context: context.calling(blueprint: index, of: book))
+            checks.with(index) { $0.launchEnded(ending, context: context.calling(blueprint: index, of: book)) }
         }
         for index in dispatch.deviceBlueprints {
-            deviceChecks[index]?.launchEnded(ending, context: context.calling(blueprint: index, of: book))
+            deviceChecks.with(index) { $0.launchEnded(ending, context: context.calling(blueprint: index, of: book)) }
         }
         // Keep the ended launch, with only the checks that outlive it, to flag events logged
         // after its end; give the others, cleared, to the next launch.
-        launch.checks = book.outlivingBlueprints.isEmpty ? [] : Array(repeating: nil, count: checks.count)
-        for index in book.outlivingBlueprints {
-            launch.checks[index] = checks[index]
-            checks[index] = nil
+        for index in book.endingBlueprints where checks.has(index) {
+            var cleared = false
+            if !spares.has(index) { checks.with(index) { cleared = $0.clearForNextLaunch() } }
+            if !cleared || !checks.move(index, to: spares) { checks.remove(index) }
         }
-        for index in book.endingBlueprints {
-            if let check = checks[index], !check.clearForNextLaunch() { checks[index] = nil }
-        }
-        if spareCheckSets.count < Self.spareCheckSetsKept { spareCheckSets.append(checks) }
         ended[launch.serial] = launch
         endedOrder.append(launch.serial)
         if endedOrder.count > Self.endedLaunchesKept {

@@ -93,7 +93,8 @@ public final class LaunchState {
     @exclusivity(unchecked) private var hasBreach = false
 
     /// One slot per blueprint of the rule book: this launch's instance, or nil.
-    @exclusivity(unchecked) var checks: [(any Check)?] = []
+    /// The launch's checks, by blueprint; this launch frees them.
+    let checks: CheckSlots
     /// What the launch's derived records are made from, while it runs and only when the replay's
     /// caller wants them (``DeviceState/isRecording``).
     @exclusivity(unchecked) var recorder: LaunchRecorder?
@@ -102,7 +103,11 @@ public final class LaunchState {
     @exclusivity(unchecked) public private(set) var recordNumber = 0
 
     /// The state of the launch `header` names, numbered `serial`, which `first` begins.
-    init(_ header: LaunchHeader, serial: UInt32, first: ReplayEvent) {
+    deinit { checks.free() }
+
+    /// `checks`: how many blueprints the launch's rule book has.
+    init(_ header: LaunchHeader, serial: UInt32, first: ReplayEvent, checks: Int) {
+        self.checks = CheckSlots(count: checks)
         launch = header.launch
         self.serial = serial
         process = header.process

@@ -48,7 +48,7 @@ final class ObligationCheck: Check {
 
     /// Only compares kinds, and hands the event on: each piece of work that copies the event is
     /// out of line, else the compiler makes the copy on entry, for every event.
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         if kind == opens || kind == closes || kind == expires { take(event, kind: kind, context: context) }
         // Most suspensions find nothing open: they are not handed on.
         if kind == .suspend, dueBeforeSuspension, !open.isEmpty { suspended(event, context: context) }
@@ -76,7 +76,7 @@ final class ObligationCheck: Check {
         reportOutstanding(at: event, ending: nil, context: context)
     }
 
-    func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {
+    override func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {
         guard ending.isEndOfLogOnly else {
             reportOutstanding(at: ending.event, ending: ending, context: context)
             return
@@ -95,7 +95,7 @@ final class ObligationCheck: Check {
 
     /// Every field but these four is set from `spec` when made. Their storage is kept unless a
     /// launch made it large, so that a launch's keys cost no allocation.
-    func clearForNextLaunch() -> Bool {
+    override func clearForNextLaunch() -> Bool {
         open.removeAll(keepingCapacity: open.capacity <= Self.keptCapacity)
         discharged.removeAll(keepingCapacity: discharged.capacity <= Self.keptCapacity)
         lapsed.removeAll(keepingCapacity: lapsed.capacity <= Self.keptCapacity)

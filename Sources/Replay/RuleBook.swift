@@ -14,10 +14,6 @@ public struct RuleBook: Sendable {
     /// Which checks run, per process kind: app processes run every check; extension processes
     /// (no UIKit life cycle) only the blueprints that say ``CheckBlueprint/runsOnExtensions``.
     struct Dispatch: Sendable {
-        /// For each event kind (by its position in `EventKind.allCases`), the launch-scoped
-        /// blueprints to call, in order.
-        let launch: [[Int]]
-        let device: [[Int]]
         /// Every launch- and device-scoped blueprint, for the end of a launch.
         let launchBlueprints: [Int]
         let deviceBlueprints: [Int]
@@ -25,6 +21,9 @@ public struct RuleBook: Sendable {
 
     let app: Dispatch
     let appExtension: Dispatch
+    /// For each process kind, scope and event kind (by its position in `EventKind.allCases`),
+    /// the blueprints to call, in order.
+    let table: DispatchTable
     /// For each blueprint, the ids of the rules it declares: a check that reports another rule
     /// is wired wrong (checked in debug builds, see ``ReplayContext/calling(blueprint:of:)``).
     let declaredRuleIDs: [Set<String>]
@@ -43,17 +42,26 @@ public struct RuleBook: Sendable {
         self.blueprints = blueprints
         func dispatch(extensions: Bool) -> Dispatch {
             let runs = blueprints.indices.filter { !extensions || blueprints[$0].runsOnExtensions }
-            let launch = runs.filter { blueprints[$0].scope == .launch }
-            let device = runs.filter { blueprints[$0].scope == .device }
-            func table(_ indices: [Int]) -> [[Int]] {
-                EventKind.allCases.map { kind in
-                    indices.filter { blueprints[$0].interests?.contains(kind) ?? true }
-                }
-            }
-            return Dispatch(launch: table(launch), device: table(device), launchBlueprints: launch, deviceBlueprints: device)
+            return Dispatch(
+                launchBlueprints: runs.filter { blueprints[$0].scope == .launch },
+                deviceBlueprints: runs.filter { blueprints[$0].scope == .device })
         }
-        app = dispatch(extensions: false)
-        appExtension = dispatch(extensions: true)
+        let app = dispatch(extensions: false), appExtension = dispatch(extensions: true)
+        self.app = app
+        self.appExtension = appExtension
+        func hearers(_ indices: [Int]) -> [[Int]] {
+            EventKind.allCases.map { kind in
+                indices.filter { blueprints[$0].interests?.contains(kind) ?? true }
+            }
+        }
+        table = DispatchTable(DispatchTable.Table.allCases.map { kind in
+            switch kind {
+            case .appLaunch: hearers(app.launchBlueprints)
+            case .appDevice: hearers(app.deviceBlueprints)
+            case .extensionLaunch: hearers(appExtension.launchBlueprints)
+            case .extensionDevice: hearers(appExtension.deviceBlueprints)
+            }
+        })
         declaredRuleIDs = blueprints.map { Set($0.rules.map(\.id)) }
         launchScopedBlueprints = blueprints.indices.filter { blueprints[$0].scope == .launch }
         outlivingBlueprints = launchScopedBlueprints.filter { blueprints[$0].outlivesLaunch }

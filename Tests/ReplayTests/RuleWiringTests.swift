@@ -13,7 +13,7 @@ import TraceModel
         let rule: Rule
         init(_ rule: Rule) { self.rule = rule }
 
-        func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+        override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
             context.report(rule, at: event, events: [event], message: rule.id)
         }
     }

@@ -16,12 +16,12 @@ import TraceModel
         let journal: Journal
         init(_ journal: Journal) { self.journal = journal }
 
-        func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+        override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
             journal.lines.append("sleeper hears \(kind.rawValue) at \(event.ts.microseconds / 1_000_000)")
             context.wake(after: Timestamp(microseconds: event.ts.microseconds + 10_000_000))
         }
 
-        func wake(at event: ReplayEvent, context: ReplayContext) {
+        override func wake(at event: ReplayEvent, context: ReplayContext) {
             journal.lines.append("sleeper wakes at \(event.ts.microseconds / 1_000_000)")
         }
     }
@@ -31,7 +31,7 @@ import TraceModel
         let journal: Journal
         init(_ journal: Journal) { self.journal = journal }
 
-        func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+        override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
             journal.lines.append("listener hears \(kind.rawValue) at \(event.ts.microseconds / 1_000_000)")
         }
     }

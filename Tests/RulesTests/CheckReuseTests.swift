@@ -39,7 +39,7 @@ import TraceModel
     }
 
     /// A check's stored properties, as text.
-    static func fields(of check: any Check) -> [String] {
+    static func fields(of check: Check) -> [String] {
         Mirror(reflecting: check).children.map { "\($0.label ?? "?") = \(String(reflecting: $0.value))" }
     }
 }

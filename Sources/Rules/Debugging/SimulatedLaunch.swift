@@ -56,12 +56,12 @@ final class SimulatedLaunchCheck: Check {
 
     private var reported = false
 
-    func clearForNextLaunch() -> Bool {
+    override func clearForNextLaunch() -> Bool {
         reported = false
         return true
     }
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         guard !reported else { return }
         let evidence: String
         if event.isSimulated {

@@ -6,7 +6,7 @@ import TraceModel
 /// `event-after-terminate` and `event-while-suspended`. It reads the breach and writes the
 /// sentence; it keeps no state of its own.
 final class LifecycleCheck: Check {
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         guard let breach = context.launch.breach else { return }
         switch breach {
         case .launchWhileRunning(let state):

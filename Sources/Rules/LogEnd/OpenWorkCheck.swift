@@ -12,11 +12,11 @@ final class OpenWorkCheck: Check {
         make: { _ in OpenWorkCheck() })
 
     /// Nothing is kept between events.
-    func clearForNextLaunch() -> Bool { true }
+    override func clearForNextLaunch() -> Bool { true }
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {}
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {}
 
-    func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {
+    override func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {
         let launch = context.launch
         guard ending.isEndOfLogOnly, !launch.openWork.isEmpty else { return }
         let last = launch.lastEvent

@@ -34,7 +34,7 @@ final class SharedResourceCheck: Check {
     @exclusivity(unchecked) private var reported: [TextID: (hold: Hold, finding: Finding)] = [:]
     @exclusivity(unchecked) private var acquisitions = 0
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         if kind == .resourceAcquire {
             // A resource with no id cannot be paired with its release: it is passed over.
             guard let id = event.resource, unreported[id] == nil else { return }
@@ -53,7 +53,7 @@ final class SharedResourceCheck: Check {
         }
     }
 
-    func clearForNextLaunch() -> Bool {
+    override func clearForNextLaunch() -> Bool {
         unreported.removeAll()
         reported.removeAll()
         acquisitions = 0

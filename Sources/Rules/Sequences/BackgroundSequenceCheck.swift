@@ -56,7 +56,7 @@ final class BackgroundSequenceCheck: Check {
     /// reports nothing more — one breach, one finding.
     @exclusivity(unchecked) private var reported = false
 
-    func clearForNextLaunch() -> Bool {
+    override func clearForNextLaunch() -> Bool {
         way = nil
         start = nil
         cause = nil
@@ -67,7 +67,7 @@ final class BackgroundSequenceCheck: Check {
         return true
     }
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
         guard !launch.lifecycleBreach else { return end() }
         switch kind {

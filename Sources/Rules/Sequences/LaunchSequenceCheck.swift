@@ -21,7 +21,7 @@ final class LaunchSequenceCheck: Check {
     @exclusivity(unchecked) private var over: ReplayEvent?
     @exclusivity(unchecked) private var reported = false
 
-    func clearForNextLaunch() -> Bool {
+    override func clearForNextLaunch() -> Bool {
         position = -1
         lastStep = nil
         over = nil
@@ -29,7 +29,7 @@ final class LaunchSequenceCheck: Check {
         return true
     }
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         guard !reported else { return }
         let breach = context.launch.lifecycleBreach
         func label(_ event: ReplayEvent) -> String { Self.label(context.resolved(event)) }

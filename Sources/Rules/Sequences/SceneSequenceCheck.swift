@@ -42,14 +42,14 @@ final class SceneSequenceCheck: Check {
     @exclusivity(unchecked) private var enteredLast: [TextID] = []
     @exclusivity(unchecked) private var snapshotSinceEntered = true
 
-    func clearForNextLaunch() -> Bool {
+    override func clearForNextLaunch() -> Bool {
         sequences.removeAll()
         enteredLast.removeAll()
         snapshotSinceEntered = true
         return true
     }
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
         let scene = event.scene ?? .empty
         if launch.lifecycleBreach {

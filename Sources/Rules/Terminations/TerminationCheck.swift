@@ -20,13 +20,13 @@ final class TerminationCheck: Check {
     /// The state the `terminate` found the app in.
     private var stateAtTerminate: AppState?
 
-    func clearForNextLaunch() -> Bool {
+    override func clearForNextLaunch() -> Bool {
         suspendedAt = nil
         stateAtTerminate = nil
         return true
     }
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         switch kind {
         case .suspend: suspendedAt = event
         case .terminate: stateAtTerminate = context.launch.stateBefore
@@ -44,7 +44,7 @@ final class TerminationCheck: Check {
         }
     }
 
-    func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {
+    override func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {
         let launch = context.launch
         // A state only guessed (the log began mid-launch) cannot tell a background kill.
         guard !launch.stateInferred else { return }

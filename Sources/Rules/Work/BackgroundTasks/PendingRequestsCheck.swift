@@ -15,7 +15,7 @@ final class PendingRequestsCheck: Check {
 
     @exclusivity(unchecked) private var requests: TaskRequestStore?
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let store = requests ?? context.device.store(TaskRequestStore.self)
         requests = store
         switch kind {

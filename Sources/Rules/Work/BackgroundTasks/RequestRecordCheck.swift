@@ -26,7 +26,7 @@ final class RequestRecordCheck: Check {
     private var pending: [Pending] = []
     private var store: TaskRequestStore?
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         guard context.isRecordingWork else { return }
         if kind == .bgtaskSubmit {
             submitted(event, context: context)
@@ -40,7 +40,7 @@ final class RequestRecordCheck: Check {
         }
     }
 
-    func logEnded(context: ReplayContext) {
+    override func logEnded(context: ReplayContext) {
         for request in pending { write(request, .pending, ended: nil, context: context) }
         pending.removeAll()
     }

@@ -12,9 +12,9 @@ final class TaskSchedulerCheck: Check {
         make: { _ in TaskSchedulerCheck() })
 
     /// Nothing is kept between events.
-    func clearForNextLaunch() -> Bool { true }
+    override func clearForNextLaunch() -> Bool { true }
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         let launch = context.launch
         switch kind {
         case .bgtaskRegister:

@@ -11,12 +11,12 @@ final class BackgroundTaskBeginCheck: Check {
 
     private var begunBefore = false
 
-    func clearForNextLaunch() -> Bool {
+    override func clearForNextLaunch() -> Bool {
         begunBefore = false
         return true
     }
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         if context.launch.isExtension {
             context.report(
                 .backgroundTaskInExtension, at: event, events: [event],

@@ -16,7 +16,7 @@ final class BackgroundPushCheck: Check {
     /// all it takes to know whether the next one is one too many.
     private var recent: [ReplayEvent] = []
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         guard case .push(contentAvailable: true?, let priority, _) = event.details else { return }
         checkHeaders(event, priority: priority, pushType: context.resolved(event).pushType, context: context)
         checkRate(event, context: context)

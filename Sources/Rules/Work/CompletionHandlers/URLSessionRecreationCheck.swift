@@ -11,12 +11,12 @@ final class URLSessionRecreationCheck: Check {
     /// Session identifiers created in this launch, and those already reported.
     private var created: Set<TextID> = []
 
-    func clearForNextLaunch() -> Bool {
+    override func clearForNextLaunch() -> Bool {
         created.removeAll()
         return true
     }
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         guard let identifier = event.identifier else { return }
         guard kind == .urlsessionHandleEvents else {
             created.insert(identifier)

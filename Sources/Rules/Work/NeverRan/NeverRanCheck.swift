@@ -61,14 +61,14 @@ final class NeverRanCheck: Check {
 
     /// The replay wakes the check just before it hears the event, so a run or a cancel that comes
     /// after the budget passed ends a wait that was already reported too long.
-    func wake(at event: ReplayEvent, context: ReplayContext) {
+    override func wake(at event: ReplayEvent, context: ReplayContext) {
         judgeIfDue()
         reportDue(at: event, context: context)
         wakeAsked = nextDue
         context.wake(after: nextDue)
     }
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         judgeIfDue()
         defer { askToWake(context) }
         let app = !context.launch.isExtension
@@ -107,7 +107,7 @@ final class NeverRanCheck: Check {
 
     /// A launch that ends before its launch sequence did is not judged: it never got to the point
     /// where it registers (a prewarm, a kill during launch).
-    func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {
+    override func launchEnded(_ ending: LaunchEnding, context: ReplayContext) {
         guard let launch = unjudged, launch === context.launch else { return }
         if let registered = launch.registeredInLaunchSequence { judge(launch, registered: registered) } else { unjudged = nil }
     }

@@ -9,7 +9,7 @@ final class URLSessionTaskCheck: Check {
         rules: [.urlsessionByteCountsMissing, .urlsessionBackgroundEnqueueDiscretionary],
         make: { _ in URLSessionTaskCheck() })
 
-    func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
+    override func receive(_ event: ReplayEvent, kind: EventKind, context: ReplayContext) {
         guard case .urlSessionTask(let earliestBegin, let discretionary, let statesSend, let statesReceive) = event.details
         else { return }
         if let earliestBegin, !statesSend || !statesReceive {
@@ -30,7 +30,7 @@ final class URLSessionTaskCheck: Check {
     }
 
     /// Nothing is kept between events.
-    func clearForNextLaunch() -> Bool { true }
+    override func clearForNextLaunch() -> Bool { true }
 
     private func reportByteCounts(
         _ event: ReplayEvent, earliestBegin: Timestamp, send: Bool, receive: Bool, context: ReplayContext
