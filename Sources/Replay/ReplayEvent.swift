@@ -13,28 +13,98 @@ import TraceModel
 ///
 /// The device, the launch's name, `app`, `app_version`, `os`, `model` and `process` are not
 /// here: an event's launch state knows them, and no rule reads the others.
+///
+/// An event is copied a few times per check that keeps it; it stays within 128 bytes, which the
+/// compiler copies in a few moves where a larger one was a call to `memcpy` (a fifth of the
+/// replay at 163 bytes). So the optional numbers and texts are stored as plain values beside
+/// what says which are there, and read through properties of the optional types.
 public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
-    public var ts: Timestamp
-    /// Monotonic seconds since boot; durations prefer it over `ts` within one launch.
-    public var mono: Double?
-    public var seq: Int64?
-    public var task: Int64?
-    public var rowID: Int64?
-    /// The event's launch, as the serial its device's replay gave it (``LaunchState/serial``).
-    public var launch: UInt32
-    public var kind: EventKind
-    public var phase: Phase?
-    public var reason: Reason?
-    public var cause: Cause?
-    public var success: Bool?
-    public var identifier: TextID?
-    /// Id of one completion-handler delivery (a number is kept as its decimal text).
-    public var call: TextID?
-    public var result: TextID?
-    /// The name's text when it is none of the known ones (``kind`` is ``EventKind/other``).
-    public var otherName: TextID?
+    // Stored in the order of their alignment, the widest first, which leaves no padding between.
+    public private(set) var ts: Timestamp
+    private var monoValue: Double = 0
+    private var seqValue: Int64 = 0
+    private var taskValue: Int64 = 0
+    private var rowIDValue: Int64 = 0
     /// The attributes of `attrs` that the rules read, for the kinds that have them.
-    public var details: Details
+    public private(set) var details: Details
+    /// The event's launch, as the serial its device's replay gave it (``LaunchState/serial``).
+    public private(set) var launch: UInt32
+    private var identifierText = TextID.absent
+    private var callText = TextID.absent
+    private var resultText = TextID.absent
+    private var otherNameText = TextID.absent
+    public private(set) var phase: Phase?
+    public private(set) var reason: Reason?
+    public private(set) var cause: Cause?
+    public private(set) var kind: EventKind
+    public private(set) var success: Bool?
+    private var present: Present = []
+
+    /// Which of the optional numbers an event has.
+    private struct Present: OptionSet, Hashable, Sendable, BitwiseCopyable {
+        let rawValue: UInt8
+        static let mono = Present(rawValue: 1)
+        static let seq = Present(rawValue: 2)
+        static let task = Present(rawValue: 4)
+        static let rowID = Present(rawValue: 8)
+    }
+
+    /// Monotonic seconds since boot; durations prefer it over `ts` within one launch.
+    public private(set) var mono: Double? {
+        get { present.contains(.mono) ? monoValue : nil }
+        set { monoValue = store(newValue, .mono) ?? 0 }
+    }
+
+    public private(set) var seq: Int64? {
+        get { present.contains(.seq) ? seqValue : nil }
+        set { seqValue = store(newValue, .seq) ?? 0 }
+    }
+
+    public private(set) var task: Int64? {
+        get { present.contains(.task) ? taskValue : nil }
+        set { taskValue = store(newValue, .task) ?? 0 }
+    }
+
+    public private(set) var rowID: Int64? {
+        get { present.contains(.rowID) ? rowIDValue : nil }
+        set { rowIDValue = store(newValue, .rowID) ?? 0 }
+    }
+
+    public private(set) var identifier: TextID? {
+        get { identifierText.present }
+        set { identifierText = newValue ?? .absent }
+    }
+
+    /// Id of one completion-handler delivery (a number is kept as its decimal text).
+    public private(set) var call: TextID? {
+        get { callText.present }
+        set { callText = newValue ?? .absent }
+    }
+
+    public private(set) var result: TextID? {
+        get { resultText.present }
+        set { resultText = newValue ?? .absent }
+    }
+
+    /// The name's text when it is none of the known ones (``kind`` is ``EventKind/other``).
+    public private(set) var otherName: TextID? {
+        get { otherNameText.present }
+        set { otherNameText = newValue ?? .absent }
+    }
+
+    /// Notes whether `value` is there, and passes it on.
+    private mutating func store<Value>(_ value: Value?, _ flag: Present) -> Value? {
+        if value != nil { present.insert(flag) } else { present.remove(flag) }
+        return value
+    }
+
+    /// An event of nothing, for the initializers to fill in.
+    private init(kind: EventKind, launch: UInt32) {
+        ts = Timestamp(microseconds: 0)
+        self.launch = launch
+        self.kind = kind
+        details = .none
+    }
 
     /// The attributes kept in `attrs` that some rule reads, by event kind, read when the event
     /// is made; every other attribute is passed over. A closed set: a rule that needs another
@@ -94,13 +164,12 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
     /// The compact form of `event`, its texts numbered by `texts` (a ``TextTableFeed`` for a
     /// ``CompactBatch`` made apart from the replay).
     public init(_ event: borrowing Event, launch: UInt32, numbering texts: inout some TextNumbering) {
+        self.init(kind: event.kind, launch: launch)
         ts = event.ts
         mono = event.mono
         seq = event.seq
         task = event.task
         rowID = event.rowID
-        self.launch = launch
-        kind = event.kind
         phase = event.phase.map { Phase($0, texts: &texts) }
         reason = event.reason.map { Reason($0, texts: &texts) }
         cause = event.cause.map { Cause($0, texts: &texts) }
@@ -117,13 +186,12 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
     /// launch numbered `launch`: no string is made but for a text `texts` sees for the first time
     /// and the `attrs` of the few kinds whose attributes a rule reads.
     public init(_ raw: RawEventFields, launch: UInt32, texts: inout TextTableFeed) {
+        self.init(kind: EventKind(utf8: raw.name), launch: launch)
         ts = raw.ts
         mono = raw.mono
         seq = raw.seq
         task = raw.task
         rowID = raw.rowID
-        self.launch = launch
-        kind = EventKind(utf8: raw.name)
         phase = raw.phase.map { Phase(utf8: $0, texts: &texts) }
         reason = raw.reason.map { Reason(utf8: $0, texts: &texts) }
         cause = raw.cause.map { Cause(utf8: $0, texts: &texts) }

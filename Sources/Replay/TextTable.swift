@@ -9,6 +9,13 @@ public struct TextID: Hashable, Sendable, BitwiseCopyable {
     /// The empty text, which every table holds at the same number: a check can test for it
     /// without a table (`event.cause == .other(.empty)`).
     public static let empty = TextID(index: 0)
+
+    /// No text: a number no table gives (each saturates one below it), which an event stores
+    /// for an optional text it lacks (see ``ReplayEvent``).
+    static let absent = TextID(index: .max)
+
+    /// This text, or nil for ``absent``.
+    var present: TextID? { self == .absent ? nil : self }
 }
 
 /// Whatever gives texts their numbers for ``ReplayEvent``: the device's ``TextTable`` itself, or
