@@ -18,18 +18,18 @@ public final class DeviceReplayer {
     private let spares: CheckSlots
     /// The book's dispatch tables, read for every event.
     private let dispatch: DispatchTable.View
-    /// The launches held, live or ended, by serial: a number hashes in a few instructions where
-    /// a launch's id, a string, took a hundred times more at every start, end and switch.
-    @exclusivity(unchecked) private var live: [UInt32: LaunchState] = [:]
-    /// The serial of each launch held, by id, for the events that name their launch by id.
+    /// The live launches by serial, and the live launch of each process kind (nil for the app),
+    /// so a new launch of it supersedes the old one. A device runs a few at once, so each is a
+    /// short list (``KeyedList``): hashing a launch's id, a string, at every start, end and switch
+    /// took a hundred times more than comparing its serial.
+    @exclusivity(unchecked) private var live = KeyedList<UInt32, LaunchState>()
+    @exclusivity(unchecked) private var liveByProcess = KeyedList<String?, UInt32>()
+    /// The serial of each launch held that was begun by an ``Event``, by id, for the events that
+    /// name their launch by id (a batch's events name it by serial).
     @exclusivity(unchecked) private var serials: [String: UInt32] = [:]
-    /// The live launch of each process kind (nil for the app), so a new launch of it supersedes
-    /// the old one: a device runs few, so a list.
-    @exclusivity(unchecked) private var liveByProcess: [(process: String?, launch: UInt32)] = []
-    /// The latest launches that ended, by serial, to recognise events logged after their end.
+    /// The latest launches that ended, oldest first, to recognise events logged after their end.
     /// Only the last ``endedLaunchesKept`` are kept, so memory does not grow with the log.
-    @exclusivity(unchecked) private var ended: [UInt32: LaunchState] = [:]
-    @exclusivity(unchecked) private var endedOrder: [UInt32] = []
+    @exclusivity(unchecked) private var ended: [LaunchState] = []
     static let endedLaunchesKept = 4
 
     /// How many ended launches are held (for tests of the memory bound).
@@ -155,15 +155,21 @@ public final class DeviceReplayer {
         held(launch)?.state
     }
 
-    /// The launch of this id held live or ended, if any.
+    /// The launch of this id held live or ended, if any. A batch's launches are not in
+    /// `serials`: they are looked for among the few held.
     private func held(_ launch: String) -> LaunchState? {
-        guard let serial = serials[launch] else { return nil }
-        return live[serial] ?? ended[serial]
+        if let serial = serials[launch] { return held(serial: serial) }
+        guard !fedLaunches.isEmpty else { return nil }
+        return live.elements.first { $0.value.launch == launch }?.value ?? ended.last { $0.launch == launch }
+    }
+
+    private func held(serial: UInt32) -> LaunchState? {
+        live[serial] ?? ended.last { $0.serial == serial }
     }
 
     /// Ends every launch still open: the log is over.
     public func finish(emit: (Finding) -> Void) {
-        for launch in live.values.sorted(by: { $0.firstEvent.ts < $1.firstEvent.ts }) {
+        for launch in live.elements.map(\.value).sorted(by: { $0.firstEvent.ts < $1.firstEvent.ts }) {
             end(launch, .endOfLog(launch.lastEvent))
         }
         if let current {
@@ -210,6 +216,7 @@ public final class DeviceReplayer {
         let header = LaunchHeader(
             launch: event.launch, process: event.process, app: event.app, appVersion: event.appVersion, os: event.os,
             model: event.model)
+        serials[event.launch] = serial
         return startLaunch(header, serial: serial, first: first)
     }
 
@@ -220,7 +227,7 @@ public final class DeviceReplayer {
         if let current, current.serial == event.launch { return current }
         let serial = event.launch
         guard Int(serial) < fedLaunches.count else { return nil }
-        let found = live[serial] ?? ended[serial] ?? startLaunch(fedLaunches[Int(serial)], serial: serial, first: event)
+        let found = held(serial: serial) ?? startLaunch(fedLaunches[Int(serial)], serial: serial, first: event)
         current = found
         return found
     }
@@ -228,9 +235,8 @@ public final class DeviceReplayer {
     /// Begins the launch `header` names at `first`, ending the live launch of the same process
     /// (a new launch of a process means the old one ended without a word).
     private func startLaunch(_ header: LaunchHeader, serial: UInt32, first: ReplayEvent) -> LaunchState {
-        // `nil` and `"app"` both name the app.
-        let process = header.process == "app" ? nil : header.process
-        if let entry = liveByProcess.firstIndex(where: { $0.process == process }), let previous = live[liveByProcess[entry].launch] {
+        let process = Self.processKind(header.process)
+        if let running = liveByProcess[process], let previous = live[running] {
             end(previous, .superseded(by: first))
         }
         let launch = LaunchState(header, serial: serial, first: first, checks: book.blueprints.count)
@@ -238,17 +244,20 @@ public final class DeviceReplayer {
         for index in book.launchScopedBlueprints where !spares.move(index, to: launch.checks) {
             launch.checks.put(book.blueprints[index].make(state.budgets), at: index)
         }
-        live[serial] = launch
-        serials[header.launch] = serial
-        liveByProcess.append((process, serial))
+        live.updateValue(launch, forKey: serial)
+        liveByProcess.updateValue(serial, forKey: process)
         return launch
+    }
+
+    /// The process kind a launch's `process` names: nil for the app (`nil` or `"app"`).
+    private static func processKind(_ process: String?) -> String? {
+        process == "app" ? nil : process
     }
 
     private func end(_ launch: LaunchState, _ ending: LaunchEnding) {
         guard live.removeValue(forKey: launch.serial) != nil else { return }
-        if let entry = liveByProcess.firstIndex(where: { $0.launch == launch.serial }) {
-            liveByProcess.remove(at: entry)
-        }
+        let process = Self.processKind(launch.process)
+        if liveByProcess[process] == launch.serial { liveByProcess.removeValue(forKey: process) }
         if case .endOfLog = ending, deviceCut { launch.logCutShort = true }
         if !cutLaunches.isEmpty, cutLaunches.remove(launch.launch) != nil { launch.logCutShort = true }
         launch.ended(ending)
@@ -268,16 +277,13 @@ public final class DeviceReplayer {
             if !spares.has(index) { checks.with(index) { cleared = $0.clearForNextLaunch() } }
             if !cleared || !checks.move(index, to: spares) { checks.remove(index) }
         }
-        ended[launch.serial] = launch
-        endedOrder.append(launch.serial)
-        if endedOrder.count > Self.endedLaunchesKept {
-            let forgotten = endedOrder.removeFirst()
-            if let launch = ended.removeValue(forKey: forgotten), serials[launch.launch] == forgotten {
-                serials[launch.launch] = nil
-            }
+        ended.append(launch)
+        if ended.count > Self.endedLaunchesKept {
+            let forgotten = ended.removeFirst()
+            if serials[forgotten.launch] == forgotten.serial { serials[forgotten.launch] = nil }
             // A later event of it begins a new launch: no cache may still answer for it.
-            if current?.serial == forgotten { current = nil }
-            if previous?.serial == forgotten { previous = nil }
+            if current === forgotten { current = nil }
+            if previous === forgotten { previous = nil }
         }
     }
 }

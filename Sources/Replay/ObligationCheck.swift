@@ -96,6 +96,8 @@ final class ObligationCheck: Check {
     /// Every field but these four is set from `spec` when made. Their storage is kept unless a
     /// launch made it large, so that a launch's keys cost no allocation.
     override func clearForNextLaunch() -> Bool {
+        // Most launches leave nothing to clear.
+        guard !open.isEmpty || !discharged.isEmpty || !lapsed.isEmpty else { return true }
         open.removeAll(keepingCapacity: open.capacity <= Self.keptCapacity)
         discharged.removeAll(keepingCapacity: discharged.capacity <= Self.keptCapacity)
         lapsed.removeAll(keepingCapacity: lapsed.capacity <= Self.keptCapacity)

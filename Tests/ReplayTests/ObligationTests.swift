@@ -129,4 +129,26 @@ import TraceModel
         #expect(findings.isEmpty)
         #expect(replayer.endedLaunchesHeld == DeviceReplayer.endedLaunchesKept)
     }
+
+    /// A log that keeps thousands of processes running at once (one launch each, then a second
+    /// launch of each that supersedes the first): each process's launches are told apart, past
+    /// the few a short list holds, and every launch ends once.
+    @Test func thousandsOfLiveProcessesEachSupersedeTheirOwn() {
+        var records: [LaunchRecord] = []
+        let replayer = Replayer(book: ObligationTests.book) { record in
+            if case .launch(let launch) = record { records.append(launch) }
+        }
+        let processes = 3_000
+        for round in 0 ..< 2 {
+            for process in 0 ..< processes {
+                let launch = "L\(round)-\(process)"
+                replayer.receive(event(Double(round * processes + process), "beginBackgroundTask", launch: launch, task: 1,
+                                       process: "extension:\(process)")) { _ in }
+            }
+        }
+        replayer.finishAll { _ in }
+        #expect(records.count == 2 * processes)
+        #expect(records.filter { $0.launch.hasPrefix("L0-") }.allSatisfy { $0.ended == .superseded })
+        #expect(records.filter { $0.launch.hasPrefix("L1-") }.allSatisfy { $0.ended == .logEnded })
+    }
 }
