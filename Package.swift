@@ -71,7 +71,7 @@ let package = Package(
             dependencies: ["Fuzzing", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "TraceReadTests", dependencies: ["TraceRead", "TraceModel"]),
-        .testTarget(name: "TraceDecodeTests", dependencies: ["TraceDecode"]),
+        .testTarget(name: "TraceDecodeTests", dependencies: ["TraceDecode", "TraceSynth"]),
         .testTarget(
             name: "TraceStoreTests",
             dependencies: ["TraceStore", "TraceDecode", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -35,20 +35,63 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// RFC 3339 in UTC with microseconds, e.g. `2026-11-21T08:00:00.000100Z`.
+    ///
+    /// Written digit by digit into the string's own bytes for years 0 to 9999: a finding's
+    /// message names a time or three, and building it from padded pieces cost thousands of
+    /// instructions a time. Other years take ``paddedDescription``, which says the same.
     public var description: String {
-        // Floor division, without subtracting first: near `Int64.min` that would overflow.
-        let remainder = microseconds % 1_000_000
-        let micros = remainder < 0 ? remainder + 1_000_000 : remainder
-        let secondsSinceEpoch = microseconds / 1_000_000 - (remainder < 0 ? 1 : 0)
-        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
-        let secondOfDay = secondsSinceEpoch - days * 86_400
-        let (year, month, day) = CivilDate.fromDays(days)
+        let parts = CivilTime(self)
+        guard (0 ... 9999).contains(parts.year) else { return paddedDescription }
+        return String(unsafeUninitializedCapacity: 27) { bytes in
+            func put(_ value: Int64, _ width: Int, at offset: Int) {
+                var rest = value
+                for index in (offset ..< offset + width).reversed() {
+                    bytes[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                    rest /= 10
+                }
+            }
+            put(parts.year, 4, at: 0)
+            put(parts.month, 2, at: 5)
+            put(parts.day, 2, at: 8)
+            put(parts.secondOfDay / 3600, 2, at: 11)
+            put(parts.secondOfDay / 60 % 60, 2, at: 14)
+            put(parts.secondOfDay % 60, 2, at: 17)
+            put(parts.micros, 6, at: 20)
+            bytes[4] = UInt8(ascii: "-")
+            bytes[7] = UInt8(ascii: "-")
+            bytes[10] = UInt8(ascii: "T")
+            bytes[13] = UInt8(ascii: ":")
+            bytes[16] = UInt8(ascii: ":")
+            bytes[19] = UInt8(ascii: ".")
+            bytes[26] = UInt8(ascii: "Z")
+            return 27
+        }
+    }
+
+    /// ``description`` from padded pieces, for any year (a year past 9999 has more digits).
+    var paddedDescription: String {
+        let parts = CivilTime(self)
         func pad(_ value: Int64, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
-            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(micros, 6))Z"
+        return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))T\(pad(parts.secondOfDay / 3600, 2)):"
+            + "\(pad(parts.secondOfDay / 60 % 60, 2)):\(pad(parts.secondOfDay % 60, 2)).\(pad(parts.micros, 6))Z"
+    }
+}
+
+/// A time's calendar date, second of the day and microseconds, in UTC.
+private struct CivilTime {
+    let year: Int64, month: Int64, day: Int64, secondOfDay: Int64, micros: Int64
+
+    init(_ time: Timestamp) {
+        // Floor division, without subtracting first: near `Int64.min` that would overflow.
+        let remainder = time.microseconds % 1_000_000
+        micros = remainder < 0 ? remainder + 1_000_000 : remainder
+        let secondsSinceEpoch = time.microseconds / 1_000_000 - (remainder < 0 ? 1 : 0)
+        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
+        secondOfDay = secondsSinceEpoch - days * 86_400
+        (year, month, day) = CivilDate.fromDays(days)
     }
 }
 

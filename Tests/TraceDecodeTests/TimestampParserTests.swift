@@ -1,6 +1,7 @@
 import Testing
 import TraceDecode
-import TraceModel
+@testable import TraceModel
+import TraceSynth
 
 struct TimestampParserTests {
     private func micros(_ text: String) -> Int64? {
@@ -110,5 +111,21 @@ struct TimestampParserTests {
     @Test func descriptionRoundTrips() {
         let timestamp = Timestamp(microseconds: day + 123_456)
         #expect(TimestampParser.parse(timestamp.description) == timestamp)
+    }
+
+    /// The description written byte by byte says what the padded one says, across the years it
+    /// writes and at their edges; beyond them the padded one answers.
+    @Test func descriptionMatchesThePaddedOne() {
+        var rng = SplitMix64(7)
+        let yearZero: Int64 = -62_167_219_200_000_000, yearTenThousand: Int64 = 253_402_300_800_000_000
+        var times: [Int64] = [0, -1, 1, yearZero, yearZero - 1, yearTenThousand - 1, yearTenThousand, .max, .min]
+        times += (0 ..< 20_000).map { _ in Int64.random(in: yearZero - 86_400_000_000 ... yearTenThousand + 86_400_000_000, using: &rng) }
+        times += (0 ..< 1_000).map { _ in Int64.random(in: .min ... .max, using: &rng) }
+        for microseconds in times {
+            let time = Timestamp(microseconds: microseconds)
+            #expect(time.description == time.paddedDescription, "\(microseconds)")
+        }
+        #expect(Timestamp(microseconds: yearTenThousand - 1).description == "9999-12-31T23:59:59.999999Z")
+        #expect(Timestamp(microseconds: yearZero).description == "0000-01-01T00:00:00.000000Z")
     }
 }
