@@ -90,6 +90,9 @@ struct BenchmarkSuite {
         let memory = try InMemoryReplay.measure(files: corpus.files)
         rows.append(ResultRow(corpus: name, name: "replay in memory (1 core)", seconds: memory.seconds,
                               events: memory.events, bytes: nil, peakMB: nil))
+        let compact = try InMemoryReplay.measureCompact(files: corpus.files)
+        rows.append(ResultRow(corpus: name, name: "replay of compact events in memory (1 core)", seconds: compact.seconds,
+                              events: compact.events, bytes: nil, peakMB: nil))
         return Results(rows: rows, zstd: zstd, duckDB: duckDB)
     }
 
