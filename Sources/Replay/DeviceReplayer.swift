@@ -11,11 +11,11 @@ import TraceModel
 public final class DeviceReplayer {
     private let book: RuleBook
     private let state: DeviceState
-    /// The device-scoped checks, and per blueprint a launch-scoped check an ended launch left
-    /// cleared for the next launch to use (see ``Check/clearForNextLaunch()``); this replayer
-    /// frees both.
+    /// The device-scoped checks, and per blueprint up to two launch-scoped checks ended launches
+    /// left cleared for the next launches to use (see ``Check/clearForNextLaunch()``); two, as an
+    /// app's launches and an extension's often take turns. This replayer frees them.
     private let deviceChecks: CheckSlots
-    private let spares: CheckSlots
+    private let spares: [CheckSlots]
     /// The book's dispatch tables, read for every event.
     private let dispatch: DispatchTable.View
     /// The live launches by serial, and the live launch of each process kind (nil for the app),
@@ -58,17 +58,19 @@ public final class DeviceReplayer {
         for (index, blueprint) in book.blueprints.enumerated() where blueprint.scope == .device {
             deviceChecks.put(blueprint.make(configuration.budgets), at: index)
         }
-        spares = CheckSlots(count: book.blueprints.count)
+        spares = [CheckSlots(count: book.blueprints.count), CheckSlots(count: book.blueprints.count)]
         dispatch = book.table.view
     }
 
     deinit {
         deviceChecks.free()
-        spares.free()
+        for row in spares { row.free() }
     }
 
     /// The checks the next launch would take over (for tests of their clearing).
-    var spareChecks: [Check?] { spares.all }
+    var spareChecks: [(blueprint: Int, check: Check)] {
+        spares.flatMap { row in row.all.enumerated().compactMap { index, check in check.map { (index, $0) } } }
+    }
 
     public var device: String { state.device }
 
@@ -241,7 +243,7 @@ public final class DeviceReplayer {
         }
         let launch = LaunchState(header, serial: serial, first: first, checks: book.blueprints.count)
         if state.isRecording { launch.startRecording(in: state, header: header) }
-        for index in book.launchScopedBlueprints where !spares.move(index, to: launch.checks) {
+        for index in book.launchScopedBlueprints where !spares.contains(where: { $0.move(index, to: launch.checks) }) {
             launch.checks.put(book.blueprints[index].make(state.budgets), at: index)
         }
         live.updateValue(launch, forKey: serial)
@@ -274,8 +276,9 @@ public final class DeviceReplayer {
         // after its end; give the others, cleared, to the next launch.
         for index in book.endingBlueprints where checks.has(index) {
             var cleared = false
-            if !spares.has(index) { checks.with(index) { cleared = $0.clearForNextLaunch() } }
-            if !cleared || !checks.move(index, to: spares) { checks.remove(index) }
+            let free = spares.first { !$0.has(index) }
+            if free != nil { checks.with(index) { cleared = $0.clearForNextLaunch() } }
+            if !cleared || !(free.map { checks.move(index, to: $0) } ?? false) { checks.remove(index) }
         }
         ended.append(launch)
         if ended.count > Self.endedLaunchesKept {

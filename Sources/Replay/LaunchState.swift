@@ -61,10 +61,10 @@ public final class LaunchState {
     /// `debugger` from this launch's `config` (v1.1): a debugger was attached.
     @exclusivity(unchecked) public private(set) var debuggerAttached: Bool?
     /// Identifiers passed to `bgtask.register` in this launch.
-    @exclusivity(unchecked) public private(set) var registered: Set<TextID> = []
+    @exclusivity(unchecked) public private(set) var registered = TextIDs()
     /// ``registered`` as it stood after the event that ended the launch sequence (nil before):
     /// what the launch registered in time, for a check that judges it without hearing that event.
-    @exclusivity(unchecked) public private(set) var registeredInLaunchSequence: Set<TextID>?
+    @exclusivity(unchecked) public private(set) var registeredInLaunchSequence: TextIDs?
     /// The first and the latest event of the launch.
     public let firstEvent: ReplayEvent
     /// The events of the launch replayed so far, the latest included.

@@ -20,8 +20,7 @@ import TraceModel
                     let replayer = DeviceReplayer(device: device, book: book, configuration: ReplayConfiguration())
                     for event in events where event.device == device { replayer.receive(event) { _ in } }
                     replayer.finish { _ in }
-                    for (index, spare) in replayer.spareChecks.enumerated() {
-                        guard let spare else { continue }
+                    for (index, spare) in replayer.spareChecks {
                         let fresh = book.blueprints[index].make(budgets)
                         #expect(Self.fields(of: spare) == Self.fields(of: fresh), "\(type(of: spare)) after \(rule.id):\n\(example.trace)")
                         compared.insert(index)

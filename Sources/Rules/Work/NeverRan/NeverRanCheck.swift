@@ -53,7 +53,7 @@ final class NeverRanCheck: Check {
     /// (once its launch sequence is over).
     @exclusivity(unchecked) private var unjudged: LaunchState?
     /// The latest judged app launch: its first event and the identifiers it registered.
-    @exclusivity(unchecked) private var judged: (first: ReplayEvent, registered: Set<TextID>)?
+    @exclusivity(unchecked) private var judged: (first: ReplayEvent, registered: TextIDs)?
 
     init(budget: Double) {
         self.budget = budget
@@ -230,7 +230,7 @@ final class NeverRanCheck: Check {
     /// Judges whether `launch` registered each waiting identifier in its launch sequence
     /// (`registered`): one that did not holds its request back from the launch's start until a
     /// launch registers it.
-    private func judge(_ launch: LaunchState, registered: Set<TextID>) {
+    private func judge(_ launch: LaunchState, registered: TextIDs) {
         unjudged = nil
         let first = launch.firstEvent
         judged = (first, registered)
