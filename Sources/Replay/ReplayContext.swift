@@ -89,6 +89,10 @@ public struct ReplayContext {
     /// `event` with its texts, for a finding's message.
     public func resolved(_ event: ReplayEvent) -> ResolvedEvent { ResolvedEvent(event, texts: device.texts) }
 
+    /// One text of an event (nil for none), where resolving the whole event would make a string
+    /// of each of its texts.
+    public func text(_ id: TextID?) -> String? { id.map { device.texts[$0] } }
+
     /// Reports a finding of `rule` at `event` (the moment the breach became evident). For a rule
     /// that ``Rule/explainsTermination``, `detail` is the cause in words for the sentence of a kill
     /// the finding explains (see ``Explanation/detail``).

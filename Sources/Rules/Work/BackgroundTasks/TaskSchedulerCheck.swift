@@ -66,7 +66,7 @@ final class TaskSchedulerCheck: Check {
     /// Reports a register or submit of an identifier the Info.plist does not permit; without a
     /// `config` in the launch there is nothing to judge by.
     private func checkPermitted(_ event: ReplayEvent, call: String, context: ReplayContext) {
-        guard let permitted = context.launch.permittedIdentifiers, let identifier = context.resolved(event).identifier,
+        guard let permitted = context.launch.permittedIdentifiers, let identifier = context.text(event.identifier),
               !permitted.contains(identifier)
         else { return }
         context.report(
