@@ -139,9 +139,16 @@ public struct Obligation: Sendable {
         if let expires { interests.insert(expires) }
         // A suspension matters only to what is due before it: the others are not told of one.
         if dueBeforeSuspension { interests.insert(.suspend) }
-        let spec = self
+        let shared = SharedObligation(self)
         return CheckBlueprint(
             scope: .launch, interests: interests, runsOnExtensions: runsOnExtensions, rules: rules,
-            make: { _ in ObligationCheck(spec) })
+            make: { _ in ObligationCheck(shared) })
     }
+}
+
+/// One obligation, made once for its blueprint and shared by all its checks.
+final class SharedObligation: Sendable {
+    let spec: Obligation
+
+    init(_ spec: Obligation) { self.spec = spec }
 }

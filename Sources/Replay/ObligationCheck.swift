@@ -15,9 +15,11 @@ final class ObligationCheck: Check {
         case none
     }
 
-    private let spec: Obligation
-    /// What ``receive(_:kind:context:)`` reads for every event, copied out of `spec`: reading
-    /// them through `spec` copied the whole ``Obligation`` (retaining its closures and reports)
+    /// The obligation, shared by every check of its blueprint: a copy in each check held its
+    /// rules' declarations, a kilobyte a check, for every launch live on every device.
+    private let shared: SharedObligation
+    /// What ``receive(_:kind:context:)`` reads for every event, copied out of the obligation:
+    /// reading them through it copied the whole ``Obligation`` (retaining its closures and reports)
     /// per event, 6% of the replay's reference counting in its profile.
     private let opens: EventKind, closes: EventKind, expires: EventKind?
     private let opensIf: (@Sendable (ReplayEvent) -> Bool)?, closesIf: (@Sendable (ReplayEvent) -> Bool)?
@@ -34,8 +36,9 @@ final class ObligationCheck: Check {
     /// reported again as unknown (the breach was reported when it was due).
     @exclusivity(unchecked) private var lapsed = KeyedList<OpenKey, Void>()
 
-    init(_ spec: Obligation) {
-        self.spec = spec
+    init(_ shared: SharedObligation) {
+        self.shared = shared
+        let spec = shared.spec
         opens = spec.opens
         closes = spec.closes
         expires = spec.expires
@@ -86,14 +89,14 @@ final class ObligationCheck: Check {
         let recording = isRecording(context)
         for (_, item) in open.elements {
             context.launch.openWork.append(OpenWork(
-                what: spec.work(context.resolved(item.opening)), opening: item.opening,
+                what: shared.spec.work(context.resolved(item.opening)), opening: item.opening,
                 openSeconds: context.seconds(from: item.opening, to: last)))
             if recording { record(item, closing: nil, at: last, .logEnded, measured: nil, finding: nil, context: context) }
         }
         open.removeAll()
     }
 
-    /// Every field but these four is set from `spec` when made. Their storage is kept unless a
+    /// Every field but these four is set from the obligation when made. Their storage is kept unless a
     /// launch made it large, so that a launch's keys cost no allocation.
     override func clearForNextLaunch() -> Bool {
         // Most launches leave nothing to clear.
@@ -133,18 +136,18 @@ final class ObligationCheck: Check {
             if lapsed.remove(key) {
                 discharged.insert(key)
             } else if discharged.contains(key) {
-                emit(spec.repeated, opening: nil, at: event, seconds: nil, context: context)
+                emit(shared.spec.repeated, opening: nil, at: event, seconds: nil, context: context)
             } else {
-                emit(spec.unknown, opening: nil, at: event, seconds: nil, context: context)
+                emit(shared.spec.unknown, opening: nil, at: event, seconds: nil, context: context)
             }
             return
         }
         discharged.insert(key)
         let recording = isRecording(context)
-        if let expiredBy = item.expiredBy, spec.expired != nil {
+        if let expiredBy = item.expiredBy, shared.spec.expired != nil {
             let late = context.seconds(from: expiredBy, to: event)
             if late > context.budgets[.expirationGrace] {
-                let finding = emit(spec.expired, opening: item.opening, at: event, seconds: late,
+                let finding = emit(shared.spec.expired, opening: item.opening, at: event, seconds: late,
                                    budget: .expirationGrace, extra: [expiredBy], context: context)
                 if recording {
                     record(item, closing: event, at: event, .expired, measured: measure(item, until: event, context: context),
@@ -156,7 +159,7 @@ final class ObligationCheck: Check {
         let measured = measure(item, until: event, context: context)
         var finding: Caused?
         if let (budget, seconds, limit, extra) = measured, seconds > limit {
-            finding = emit(spec.overrun[budget], opening: item.opening, at: event, seconds: seconds, budget: budget,
+            finding = emit(shared.spec.overrun[budget], opening: item.opening, at: event, seconds: seconds, budget: budget,
                            budgetSeconds: limit, extra: extra, context: context)
         }
         if recording {
@@ -172,7 +175,7 @@ final class ObligationCheck: Check {
     ) -> (BudgetName, Double, Double, [ReplayEvent])? {
         // Picked when measured, not when opened, so that what the replay learnt since counts
         // (a task's type may be told by a submit that comes while the task runs).
-        let picked: BudgetName? = switch spec.deadline {
+        let picked: BudgetName? = switch shared.spec.deadline {
         case .budget(let name): name
         case .chosen(let choose): choose(item.opening, context)
         case .backgroundTime: .backgroundTime
@@ -197,16 +200,16 @@ final class ObligationCheck: Check {
         let recording = isRecording(context)
         for (key, item) in open.elements {
             var finding: Caused?
-            if let expiredBy = item.expiredBy, spec.expired != nil {
-                finding = emit(spec.expired, opening: item.opening, at: event,
+            if let expiredBy = item.expiredBy, shared.spec.expired != nil {
+                finding = emit(shared.spec.expired, opening: item.opening, at: event,
                                seconds: context.seconds(from: expiredBy, to: event), budget: .expirationGrace,
                                extra: [expiredBy], ending: ending, context: context)
-            } else if spec.missing != nil {
-                finding = emit(spec.missing, opening: item.opening, at: event,
+            } else if shared.spec.missing != nil {
+                finding = emit(shared.spec.missing, opening: item.opening, at: event,
                                seconds: context.seconds(from: item.opening, to: event), ending: ending, context: context)
             } else if let (budget, seconds, limit, extra) = measure(item, until: event, context: context), seconds > limit {
                 // No discharge came, and the time already spent breaks the budget.
-                finding = emit(spec.overrun[budget], opening: item.opening, at: event, seconds: seconds, budget: budget,
+                finding = emit(shared.spec.overrun[budget], opening: item.opening, at: event, seconds: seconds, budget: budget,
                                budgetSeconds: limit, extra: extra, ending: ending, context: context)
             }
             if recording {
