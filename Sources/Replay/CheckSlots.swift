@@ -16,9 +16,9 @@ struct CheckSlots {
         base.initialize(repeating: nil, count: count)
     }
 
-    /// Calls `body` with the check of blueprint `index`, if there is one.
-    @inline(__always)
-    func with(_ index: Int, _ body: (Check) -> Void) {
+    /// Calls `body` with the check of blueprint `index`, if there is one, and returns its answer.
+    @inline(__always) @discardableResult
+    func with<Answer>(_ index: Int, _ body: (Check) -> Answer) -> Answer? {
         base[index]?._withUnsafeGuaranteedRef(body)
     }
 
@@ -31,14 +31,13 @@ struct CheckSlots {
         base[index] = check.map { Unmanaged.passRetained($0) }
     }
 
-    /// Moves the check of blueprint `index` to the same slot of `other`, letting go of the one
-    /// there; false when there is none to move.
-    func move(_ index: Int, to other: CheckSlots) -> Bool {
-        guard let check = base[index] else { return false }
+    /// Moves the check of blueprint `index` (if any) to the same slot of `other`, letting go of
+    /// the one there.
+    func move(_ index: Int, to other: CheckSlots) {
+        guard let check = base[index] else { return }
         other.base[index]?.release()
         other.base[index] = check
         base[index] = nil
-        return true
     }
 
     /// Lets go of the check of blueprint `index`.

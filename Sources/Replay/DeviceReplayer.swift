@@ -243,8 +243,12 @@ public final class DeviceReplayer {
         }
         let launch = LaunchState(header, serial: serial, first: first, checks: book.blueprints.count)
         if state.isRecording { launch.startRecording(in: state, header: header) }
-        for index in book.launchScopedBlueprints where !spares.contains(where: { $0.move(index, to: launch.checks) }) {
-            launch.checks.put(book.blueprints[index].make(state.budgets), at: index)
+        for index in book.launchScopedBlueprints {
+            if let spare = spares.first(where: { $0.has(index) }) {
+                spare.move(index, to: launch.checks)
+            } else {
+                launch.checks.put(book.blueprints[index].make(state.budgets), at: index)
+            }
         }
         live.updateValue(launch, forKey: serial)
         liveByProcess.updateValue(serial, forKey: process)
@@ -275,10 +279,11 @@ public final class DeviceReplayer {
         // Keep the ended launch, with only the checks that outlive it, to flag events logged
         // after its end; give the others, cleared, to the next launch.
         for index in book.endingBlueprints where checks.has(index) {
-            var cleared = false
-            let free = spares.first { !$0.has(index) }
-            if free != nil { checks.with(index) { cleared = $0.clearForNextLaunch() } }
-            if !cleared || !(free.map { checks.move(index, to: $0) } ?? false) { checks.remove(index) }
+            if let spare = spares.first(where: { !$0.has(index) }), checks.with(index, { $0.clearForNextLaunch() }) == true {
+                checks.move(index, to: spare)
+            } else {
+                checks.remove(index)
+            }
         }
         ended.append(launch)
         if ended.count > Self.endedLaunchesKept {

@@ -27,12 +27,11 @@ public struct RuleBook: Sendable {
     /// For each blueprint, the ids of the rules it declares: a check that reports another rule
     /// is wired wrong (checked in debug builds, see ``ReplayContext/calling(blueprint:of:)``).
     let declaredRuleIDs: [Set<String>]
-    /// The launch-scoped blueprints, and of them those whose checks outlive their launch
-    /// (``CheckBlueprint/outlivesLaunch``) and those whose checks end with it: read at every
-    /// launch's start and end, where going through every blueprint (and copying them out, their
-    /// arrays and closures retained and released) cost more than the rest.
+    /// The launch-scoped blueprints, and of them those whose checks end with their launch (the
+    /// others outlive it, ``CheckBlueprint/outlivesLaunch``): read at every launch's start and
+    /// end, where going through every blueprint (and copying them out, their arrays and closures
+    /// retained and released) cost more than the rest.
     let launchScopedBlueprints: [Int]
-    let outlivingBlueprints: [Int]
     let endingBlueprints: [Int]
 
     /// Checks run in the order given; the lifecycle check must come first so that the others
@@ -64,8 +63,6 @@ public struct RuleBook: Sendable {
         })
         declaredRuleIDs = blueprints.map { Set($0.rules.map(\.id)) }
         launchScopedBlueprints = blueprints.indices.filter { blueprints[$0].scope == .launch }
-        outlivingBlueprints = launchScopedBlueprints.filter { blueprints[$0].outlivesLaunch }
         endingBlueprints = launchScopedBlueprints.filter { !blueprints[$0].outlivesLaunch }
     }
 }
-
