@@ -27,6 +27,20 @@ import TraceModel
         Replayer.findings(in: events, book: Self.book, configuration: ReplayConfiguration(budgets: budgets))
     }
 
+    /// Task ids a log may carry, extremes first, then thousands more: what is open passes from
+    /// a short list to an indexed one and back (``KeyedList``) while every open finds its close,
+    /// in reverse order, a repeat is a repeat, and what stays open is missing at the suspension,
+    /// in the order opened.
+    @Test func thousandsOfTasksAtTheExtremesKeepTheirKeys() {
+        let tasks: [Int64] = [.min, .max, -1, 0, 1] + (2 ..< 20_000).map { Int64($0) * 7_919 - 50_000_000 }
+        var events = tasks.map { event(0, "beginBackgroundTask", task: $0) }
+        events += tasks.dropFirst(3).reversed().map { event(1, "endBackgroundTask", task: $0) }
+        events += [event(2, "endBackgroundTask", task: 0), event(3, "suspend")]
+        let found = findings(events)
+        #expect(found.map(\.rule) == ["work-repeated", "work-missing", "work-missing", "work-missing"])
+        #expect(found.dropFirst().map(\.message) == ["missing \(Int64.min)", "missing \(Int64.max)", "missing -1"])
+    }
+
     @Test func dischargedWithinTheBudgetIsClean() {
         #expect(findings([event(0, "beginBackgroundTask", task: 1), event(30, "endBackgroundTask", task: 1)]).isEmpty)
     }
