@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "TraceDecodeTests", dependencies: ["TraceDecode", "TraceSynth"]),
         .testTarget(
             name: "TraceStoreTests",
-            dependencies: ["TraceStore", "TraceDecode", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["TraceStore", "TraceDecode", "TraceSynth", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TraceSynthTests", dependencies: ["TraceSynth", "TraceDecode", "Rules"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "TraceDecode", "TraceSynth"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Replay", "TraceDecode"]),

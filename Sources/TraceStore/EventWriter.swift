@@ -97,17 +97,19 @@ public final class EventWriter {
             let launch = try launches.entry(device: event.device, launch: event.launch, in: db)
             let contextID = try contexts.id(for: event, in: db)
             let line = batch.eventLines[index]
-            let stored: Bool
+            let storedAs: Int64?
             if let rowID = EventIdentity.sequencedRowID(launchID: launch.id, seq: event.seq) {
-                stored = try step(stmt, rowID: rowID, event, contextID: contextID, line: line, fileID: batch.fileID, sqlite: sqlite)
+                let stored = try step(stmt, rowID: rowID, event, contextID: contextID, line: line, fileID: batch.fileID, sqlite: sqlite)
+                storedAs = stored ? rowID : nil
             } else {
-                stored = try insertByContent(
+                storedAs = try insertByContent(
                     stmt, event, launch: launch, contextID: contextID, line: line, fileID: batch.fileID, db: db, sqlite: sqlite)
             }
-            if stored {
+            if let storedAs {
                 outcome.inserted += 1
                 launch.added += 1
                 launch.note(ts: event.ts.microseconds)
+                launch.pack.append(rowID: storedAs, ts: event.ts.microseconds, contextID: contextID, body: batch.packedBody(index))
                 launches.touched(launch)
             } else {
                 outcome.duplicates += 1
@@ -155,13 +157,13 @@ public final class EventWriter {
     }
 
     /// Stores an event identified by content unless its launch holds one with the same content
-    /// (see ``UnsequencedIndex``, which says why this is exact); true if it was stored.
+    /// (see ``UnsequencedIndex``, which says why this is exact); its row id if it was stored.
     private func insertByContent(
         _ stmt: OpaquePointer, _ event: Event, launch: LaunchDirectory.Entry, contextID: Int64, line: Int,
         fileID: Int64, db: Database, sqlite: OpaquePointer
-    ) throws -> Bool {
+    ) throws -> Int64? {
         let index = try launches.index(of: launch, in: db)
-        guard case .absent(let key) = try index.lookup(event, contextID: contextID, in: db) else { return false }
+        guard case .absent(let key) = try index.lookup(event, contextID: contextID, in: db) else { return nil }
         guard index.nextOrdinal < EventIdentity.sequencedLimit else {
             throw StoreError.writeFailed(
                 what: "store an event of launch \(event.launch)",
@@ -176,7 +178,7 @@ public final class EventWriter {
         }
         index.add(key: key, rowID: rowID)
         launch.unsequenced = index.nextOrdinal
-        return true
+        return rowID
     }
 
     /// Stores the batch's rejected lines, each once whatever input it came in (see

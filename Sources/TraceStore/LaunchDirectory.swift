@@ -16,6 +16,8 @@ final class LaunchDirectory {
         var firstTS: Int64?
         var lastTS: Int64?
         var added = 0
+        /// The events added since the last flush, packed (see ``EventPack``).
+        let pack = EventPackEncoder()
         var unsequenced: Int64
         var dirty = false
         /// Loaded on the first event identified by content; only complete while no other writer
@@ -102,7 +104,8 @@ final class LaunchDirectory {
         indexed.removeAll()
     }
 
-    /// Writes the totals of every launch touched since the last flush.
+    /// Writes the totals of every launch touched since the last flush, and the pack of the events
+    /// it added.
     ///
     /// Bound by position through ``ExactStatement``: GRDB's named arguments build a dictionary
     /// per row, which cost half of each update (a batch touches every launch of its
@@ -114,11 +117,16 @@ final class LaunchDirectory {
                 events = events + ?3, unsequenced = max(unsequenced, ?4)
             WHERE id = ?5
             """)
+        let packStatement = try db.cachedStatement(sql: "INSERT INTO event_packs (launch_id, events, packed) VALUES (?, ?, ?)")
         for entry in dirty {
             try ExactStatement.execute(statement, [
                 .integer(entry.firstTS), .integer(entry.lastTS), .integer(Int64(entry.added)),
                 .integer(entry.unsequenced), .integer(entry.id),
             ])
+            if !entry.pack.isEmpty {
+                if entry.pack.bytes.count <= EventPackEncoder.largestPack { try Self.write(entry.pack, of: entry.id, packStatement) }
+                entry.pack.reset()
+            }
             entry.added = 0
             entry.dirty = false
         }
@@ -134,6 +142,21 @@ final class LaunchDirectory {
             entries.removeAll(keepingCapacity: true)
             dropIndexes()
             last = nil
+        }
+    }
+
+    /// Inserts a launch's pack, bound where it lies: the statement runs before the pack changes.
+    private static func write(_ pack: EventPackEncoder, of launchID: Int64, _ statement: Statement) throws {
+        let stmt = statement.sqliteStatement
+        sqlite3_reset(stmt)
+        sqlite3_bind_int64(stmt, 1, launchID)
+        sqlite3_bind_int64(stmt, 2, Int64(pack.count))
+        let bytes = pack.bytes
+        sqlite3_bind_blob(stmt, 3, bytes.baseAddress, Int32(truncatingIfNeeded: bytes.count), staticText)
+        let code = sqlite3_step(stmt)
+        sqlite3_reset(stmt)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "writing the packed events of launch \(launchID)")
         }
     }
 

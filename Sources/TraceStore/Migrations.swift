@@ -13,6 +13,7 @@ enum Migrations {
         migrator.registerMigration("v6: findings' explanations indexed", migrate: indexExplanations)
         migrator.registerMigration("v7: findings' factors", migrate: addFindingFactors)
         migrator.registerMigration("v8: derived tables", migrate: DerivedTables.create)
+        migrator.registerMigration("v9: events packed per launch", migrate: createEventPacks)
         return migrator
     }
 
@@ -191,5 +192,28 @@ enum Migrations {
     /// events). NULL for a finding without factors, and for every finding stored before.
     private static func addFindingFactors(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE findings ADD COLUMN factors TEXT")
+    }
+
+    /// Each ingest transaction packs the events it stores of each launch into one row of
+    /// `event_packs` (see ``EventPack``), which `check` reads instead of the launch's event rows
+    /// when they hold as many events as the launch counts. Launches stored before keep no packs
+    /// and are read row by row. A change made by hand to an event row drops its launch's packs, so
+    /// that the rows stay the one truth; the ingest only inserts, so the triggers cost it nothing.
+    private static func createEventPacks(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE event_packs (
+                id INTEGER PRIMARY KEY,
+                launch_id INTEGER NOT NULL,
+                events INTEGER NOT NULL,
+                packed BLOB NOT NULL
+            );
+            CREATE INDEX event_packs_by_launch ON event_packs(launch_id);
+            CREATE TRIGGER event_rows_deleted_unpack AFTER DELETE ON event_rows BEGIN
+                DELETE FROM event_packs WHERE launch_id = old.id >> 32;
+            END;
+            CREATE TRIGGER event_rows_updated_unpack AFTER UPDATE ON event_rows BEGIN
+                DELETE FROM event_packs WHERE launch_id IN (old.id >> 32, new.id >> 32);
+            END;
+            """)
     }
 }

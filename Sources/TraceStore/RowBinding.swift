@@ -63,4 +63,4 @@ struct RowBinding {
 }
 
 /// SQLite reads bound text in place: the buffer outlives the step that uses it.
-private let staticText = unsafeBitCast(0, to: sqlite3_destructor_type.self)
+let staticText = unsafeBitCast(0, to: sqlite3_destructor_type.self)

@@ -111,149 +111,64 @@ final class StoredContexts {
     }
 }
 
-/// One stored event row, valid only during the call that receives it: its texts are SQLite's
-/// buffers, read as they are, with no `String` made.
+/// One stored event's values, its texts pointing into SQLite's buffers or into a pack's bytes,
+/// valid only during the call that receives them.
+struct StoredEventValues {
+    var rowID: Int64
+    var ts: Int64
+    var contextID: Int64
+    var name: UnsafeRawBufferPointer
+    var seq: Int64?
+    var mono: Double?
+    var task: Int64?
+    var success: Bool?
+    var phase, reason, cause, identifier, call, result, attrs: UnsafeRawBufferPointer?
+}
+
+/// One stored event, valid only during the call that receives it: its texts are read as they
+/// are stored, with no `String` made.
 ///
-/// Read with the C API: building an event per row is the replay's hot loop, and GRDB's `Row`
-/// would copy each value into a `DatabaseValue` first.
+/// Read with the C API or from the launch's pack (``EventPack``): building an event per row is
+/// the replay's hot loop, and GRDB's `Row` would copy each value into a `DatabaseValue` first.
 public struct StoredRow {
     /// The event columns that hold text.
-    public enum TextColumn: Int32 {
-        case event = 4, phase = 6, reason = 7, cause = 8, identifier = 10, call = 11, result = 13, attrs = 14
+    public enum TextColumn {
+        case event, phase, reason, cause, identifier, call, result, attrs
     }
 
-    fileprivate enum Column {
-        static let rowID: Int32 = 0, ts: Int32 = 1, seq: Int32 = 2, mono: Int32 = 3, context: Int32 = 5
-        static let task: Int32 = 9, success: Int32 = 12
-    }
-
-    private let stmt: OpaquePointer
+    private let values: StoredEventValues
     private let contexts: StoredContexts
     /// The launch the row belongs to (the same object for every row of a launch).
     public let launch: StoredLaunch
 
-    fileprivate init(stmt: OpaquePointer, launch: StoredLaunch, contexts: StoredContexts) {
-        self.stmt = stmt
+    init(_ values: StoredEventValues, launch: StoredLaunch, contexts: StoredContexts) {
+        self.values = values
         self.launch = launch
         self.contexts = contexts
     }
 
     /// The row's own context (`app`, `app_version`, `os`, `model`, `process`).
-    public var context: StoredContext? { contexts.byID[sqlite3_column_int64(stmt, Column.context)] }
+    public var context: StoredContext? { contexts.byID[values.contextID] }
 
-    public var rowID: Int64 { sqlite3_column_int64(stmt, Column.rowID) }
-    public var ts: Timestamp { Timestamp(microseconds: sqlite3_column_int64(stmt, Column.ts)) }
-    public var seq: Int64? { integer(Column.seq) }
-    public var mono: Double? {
-        sqlite3_column_type(stmt, Column.mono) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, Column.mono)
-    }
-    public var task: Int64? { integer(Column.task) }
-    public var success: Bool? { integer(Column.success).map { $0 != 0 } }
+    public var rowID: Int64 { values.rowID }
+    public var ts: Timestamp { Timestamp(microseconds: values.ts) }
+    public var seq: Int64? { values.seq }
+    public var mono: Double? { values.mono }
+    public var task: Int64? { values.task }
+    public var success: Bool? { values.success }
 
     /// The UTF-8 bytes of a text column (nil for NULL), valid until the next row is read.
     public func bytes(_ column: TextColumn) -> UnsafeRawBufferPointer? {
-        guard let pointer = sqlite3_column_text(stmt, column.rawValue) else { return nil }
-        return UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(stmt, column.rawValue)))
-    }
-
-    private func integer(_ column: Int32) -> Int64? {
-        sqlite3_column_type(stmt, column) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, column)
-    }
-}
-
-/// Reads the selected devices' events in replay order: their launches, in name and time order,
-/// from one statement, and each launch's events, by row id, from another bound to its range.
-///
-/// Two statements rather than one join: the join's rows carried the device and launch names and
-/// the launch id, each read again for every event; a launch's events are one range of row ids.
-private struct StoredRowReader {
-    private enum LaunchColumn {
-        static let device: Int32 = 0, id: Int32 = 1, name: Int32 = 2
-    }
-
-    /// One statement for every device, or one per group of the devices selected, in name order.
-    private let launchStatements: [Statement]
-    private let events: Statement
-    private let contexts: StoredContexts
-
-    init(db: Database, devices: Store.DeviceSelection) throws {
-        let groups = devices.nameGroups ?? [[]]
-        launchStatements = try groups.map { names in
-            let filter = devices == .all ? "" : "WHERE d.name IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
-            let statement = try db.makeStatement(sql: """
-                SELECT d.name, l.id, l.name
-                FROM devices d JOIN launch_rows l ON l.device_id = d.id
-                \(filter)
-                ORDER BY d.name, l.first_ts, l.id
-                """)
-            // Bound by length, as the names were stored (see `ExactStatement`).
-            try ExactStatement.bind(names.map { ExactValue.text($0) }, to: statement)
-            return statement
+        switch column {
+        case .event: values.name
+        case .phase: values.phase
+        case .reason: values.reason
+        case .cause: values.cause
+        case .identifier: values.identifier
+        case .call: values.call
+        case .result: values.result
+        case .attrs: values.attrs
         }
-        events = try db.makeStatement(sql: """
-            SELECT id, ts, seq, mono, event, context_id, phase, reason, cause, task, identifier, call, success,
-                   result, attrs
-            FROM event_rows WHERE id >= ?1 AND id < ?2 ORDER BY id
-            """)
-        self.contexts = StoredContexts(try Self.contexts(in: db))
-    }
-
-    /// Every context, its texts read by length so that a NUL inside one survives.
-    private static func contexts(in db: Database) throws -> [Int64: StoredContext] {
-        let statement = try db.makeStatement(sql: "SELECT id, app, app_version, os, model, process FROM contexts")
-        let stmt = statement.sqliteStatement
-        var contexts: [Int64: StoredContext] = [:]
-        while true {
-            let code = sqlite3_step(stmt)
-            if code == SQLITE_DONE { return contexts }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading contexts for replay")
-            }
-            let text = { ExactStatement.text(stmt, $0) }
-            contexts[sqlite3_column_int64(stmt, 0)] = StoredContext(
-                app: text(1), appVersion: text(2), os: text(3), model: text(4), process: text(5))
-        }
-    }
-
-    mutating func run(_ body: (StoredRow) throws -> Void) throws -> Int {
-        var count = 0
-        for statement in launchStatements {
-            let launches = statement.sqliteStatement
-            while try Self.step(launches, reading: "launches for replay") {
-                let id = sqlite3_column_int64(launches, LaunchColumn.id)
-                count += try readEvents(
-                    ofLaunch: id, device: ExactStatement.text(launches, LaunchColumn.device) ?? "",
-                    name: ExactStatement.text(launches, LaunchColumn.name) ?? "", body)
-            }
-        }
-        return count
-    }
-
-    /// Reads one launch's events (its row ids hold its id in their high 32 bits); the launch's
-    /// context is its first event's (a launch is one process).
-    private func readEvents(ofLaunch id: Int64, device: String, name: String, _ body: (StoredRow) throws -> Void) throws -> Int {
-        let stmt = events.sqliteStatement
-        sqlite3_reset(stmt)
-        sqlite3_bind_int64(stmt, 1, EventIdentity.launchStart(id))
-        sqlite3_bind_int64(stmt, 2, EventIdentity.launchEnd(id))
-        var launch: StoredLaunch?
-        var count = 0
-        while try Self.step(stmt, reading: "events for replay") {
-            let current = launch ?? StoredLaunch(
-                id: id, device: device, name: name, context: contexts.byID[sqlite3_column_int64(stmt, StoredRow.Column.context)])
-            launch = current
-            count += 1
-            try body(StoredRow(stmt: stmt, launch: current, contexts: contexts))
-        }
-        return count
-    }
-
-    /// Steps a statement: true for a row, false when done.
-    private static func step(_ stmt: OpaquePointer, reading what: String) throws -> Bool {
-        let code = sqlite3_step(stmt)
-        if code == SQLITE_DONE { return false }
-        guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading \(what)") }
-        return true
     }
 }
 

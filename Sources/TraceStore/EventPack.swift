@@ -1,0 +1,215 @@
+import TraceModel
+
+/// A launch's events packed into one blob (`event_packs.packed`), written by the ingest beside
+/// the event rows in the same transaction, so that `check` reads a launch with one row instead of
+/// one per event (see README, "Performance").
+///
+/// The rows stay the truth: the reader uses a launch's packs only when they hold exactly as many
+/// events as the launch row counts (`launch_rows.events`), and reads its rows otherwise — a store
+/// made before packs existed, a launch begun before an upgrade, a pack that does not decode, or
+/// event rows changed by hand (a trigger drops the launch's packs).
+///
+/// An event is a record of:
+/// - its row id and its time, each a zigzag varint of the difference from the previous record's;
+/// - its context id, a zigzag varint;
+/// - its flags (a varint; ``Flag``), which say which optional values follow;
+/// - its name, a varint length and its UTF-8 bytes;
+/// - `seq` and `task` as zigzag varints, `mono` as the 8 bytes of its bit pattern, then
+///   `phase`, `reason`, `cause`, `identifier`, `call`, `result` and `attrs` as a varint length and
+///   their bytes, each only if its flag is set.
+///
+/// Each value is what SQLite gives back for the row: `mono` NaN is absent (SQLite stores NULL)
+/// and -0 is 0 (SQLite stores an integral REAL as an integer).
+enum EventPack {
+    struct Flag: OptionSet {
+        let rawValue: UInt64
+        static let seq = Flag(rawValue: 1 << 0)
+        static let mono = Flag(rawValue: 1 << 1)
+        static let task = Flag(rawValue: 1 << 2)
+        static let success = Flag(rawValue: 1 << 3)
+        static let succeeded = Flag(rawValue: 1 << 4)
+        static let phase = Flag(rawValue: 1 << 5)
+        static let reason = Flag(rawValue: 1 << 6)
+        static let cause = Flag(rawValue: 1 << 7)
+        static let identifier = Flag(rawValue: 1 << 8)
+        static let call = Flag(rawValue: 1 << 9)
+        static let result = Flag(rawValue: 1 << 10)
+        static let attrs = Flag(rawValue: 1 << 11)
+        /// Every flag a record may carry; a record with another is not one this build wrote.
+        static let known = Flag(rawValue: (1 << 12) - 1)
+    }
+
+    static func zigzag(_ value: Int64) -> UInt64 {
+        UInt64(bitPattern: (value &<< 1) ^ (value >> 63))
+    }
+
+    static func unzigzag(_ value: UInt64) -> Int64 {
+        Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+    }
+
+    /// The value SQLite reads back for a `mono` stored in a REAL column.
+    static func storedMono(_ mono: Double?) -> Double? {
+        guard let mono, !mono.isNaN else { return nil }
+        return mono == 0 ? 0 : mono
+    }
+}
+
+extension EventPack {
+    /// The most bytes a record adds beside its body: three varints.
+    static let largestHead = 3 * 10
+
+    /// Writes the body of an event's record — everything but its row id, time and context, which
+    /// only the writing thread knows — on the thread that decoded it.
+    ///
+    /// Each text is read in place, once: binding an optional text to a local copied it, a
+    /// retain and a release each (two thirds of this function's instructions).
+    static func appendBody(of event: borrowing Event, to buffer: ByteBuffer) {
+        let mono = storedMono(event.mono)
+        var flags: Flag = []
+        if event.seq != nil { flags.insert(.seq) }
+        if mono != nil { flags.insert(.mono) }
+        if event.task != nil { flags.insert(.task) }
+        if let success = event.success { flags.insert(success ? [.success, .succeeded] : .success) }
+        if event.phase != nil { flags.insert(.phase) }
+        if event.reason != nil { flags.insert(.reason) }
+        if event.cause != nil { flags.insert(.cause) }
+        if event.identifier != nil { flags.insert(.identifier) }
+        if event.call != nil { flags.insert(.call) }
+        if event.result != nil { flags.insert(.result) }
+        if event.attrs != nil { flags.insert(.attrs) }
+        // The flags, seq, task and mono's 8 bytes.
+        buffer.reserve(3 * 10 + 8)
+        buffer.varint(flags.rawValue)
+        text(event.name, to: buffer)
+        if let seq = event.seq { buffer.varint(zigzag(seq)) }
+        if let mono { buffer.littleEndian(mono.bitPattern) }
+        if let task = event.task { buffer.varint(zigzag(task)) }
+        text(event.phase, to: buffer)
+        text(event.reason, to: buffer)
+        text(event.cause, to: buffer)
+        text(event.identifier, to: buffer)
+        text(event.call, to: buffer)
+        text(event.result, to: buffer)
+        text(event.attrs, to: buffer)
+    }
+
+    /// Writes a text (its length and bytes), or nothing for an absent one (its flag says so).
+    private static func text(_ value: String?, to buffer: ByteBuffer) {
+        guard let utf8 = value?.utf8 else { return }
+        let written: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+            buffer.reserve(10 + bytes.count)
+            buffer.varint(UInt64(bytes.count))
+            buffer.copy(UnsafeRawBufferPointer(bytes))
+        }
+        if written == nil {
+            let bytes = Array(utf8)
+            buffer.reserve(10 + bytes.count)
+            buffer.varint(UInt64(bytes.count))
+            bytes.withUnsafeBytes { buffer.copy($0) }
+        }
+    }
+}
+
+/// Packs the events a launch stores in one write, in the order they are stored: to each body
+/// (``EventPack/appendBody(of:to:)``) it adds the row id, time and context.
+final class EventPackEncoder {
+    /// Packs larger than this are not written: their launches are read from their rows, and no
+    /// blob nears SQLite's length limit (a batch can hold many long lines of one launch).
+    static let largestPack = 1 << 26
+
+    private let buffer = ByteBuffer()
+    /// The events packed so far.
+    private(set) var count = 0
+    private var previousRowID: Int64 = 0
+    private var previousTS: Int64 = 0
+
+    var isEmpty: Bool { count == 0 }
+    /// The bytes written, valid until the next append or reset.
+    var bytes: UnsafeRawBufferPointer { buffer.bytes }
+
+    func append(rowID: Int64, ts: Int64, contextID: Int64, body: UnsafeRawBufferPointer) {
+        buffer.reserve(EventPack.largestHead + body.count)
+        buffer.varint(EventPack.zigzag(rowID &- previousRowID))
+        buffer.varint(EventPack.zigzag(ts &- previousTS))
+        buffer.varint(EventPack.zigzag(contextID))
+        buffer.copy(body)
+        previousRowID = rowID
+        previousTS = ts
+        count += 1
+    }
+
+    /// Starts over, letting go of the memory.
+    func reset() {
+        buffer.removeAll()
+        count = 0
+        previousRowID = 0
+        previousTS = 0
+    }
+}
+
+/// Reads the records of packed events, checking every length against the bytes there are:
+/// `next` returns nil at the end and throws ``Malformed`` on bytes this build did not write.
+struct EventPackDecoder {
+    struct Malformed: Error {}
+
+    private let bytes: UnsafeRawBufferPointer
+    private var offset = 0
+    private var previousRowID: Int64 = 0
+    private var previousTS: Int64 = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    /// The next record's values, its texts pointing into the bytes; nil past the last.
+    mutating func next() throws -> StoredEventValues? {
+        guard offset < bytes.count else { return nil }
+        previousRowID = previousRowID &+ EventPack.unzigzag(try varint())
+        previousTS = previousTS &+ EventPack.unzigzag(try varint())
+        let contextID = EventPack.unzigzag(try varint())
+        let flags = EventPack.Flag(rawValue: try varint())
+        guard EventPack.Flag.known.isSuperset(of: flags) else { throw Malformed() }
+        var values = StoredEventValues(rowID: previousRowID, ts: previousTS, contextID: contextID, name: try text())
+        if flags.contains(.seq) { values.seq = EventPack.unzigzag(try varint()) }
+        if flags.contains(.mono) { values.mono = Double(bitPattern: UInt64(littleEndian: try eightBytes())) }
+        if flags.contains(.task) { values.task = EventPack.unzigzag(try varint()) }
+        if flags.contains(.success) { values.success = flags.contains(.succeeded) }
+        if flags.contains(.phase) { values.phase = try text() }
+        if flags.contains(.reason) { values.reason = try text() }
+        if flags.contains(.cause) { values.cause = try text() }
+        if flags.contains(.identifier) { values.identifier = try text() }
+        if flags.contains(.call) { values.call = try text() }
+        if flags.contains(.result) { values.result = try text() }
+        if flags.contains(.attrs) { values.attrs = try text() }
+        return values
+    }
+
+    @inline(__always)
+    private mutating func varint() throws -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count, shift < 64 {
+            let byte = bytes[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        throw Malformed()
+    }
+
+    @inline(__always)
+    private mutating func text() throws -> UnsafeRawBufferPointer {
+        let length = try varint()
+        guard length <= UInt64(bytes.count - offset) else { throw Malformed() }
+        let count = Int(length)
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset ..< offset + count])
+    }
+
+    private mutating func eightBytes() throws -> UInt64 {
+        guard bytes.count - offset >= 8 else { throw Malformed() }
+        defer { offset += 8 }
+        return bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+    }
+}

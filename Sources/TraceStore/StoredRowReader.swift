@@ -1,0 +1,197 @@
+import GRDB
+import GRDBSQLite
+import TraceModel
+
+/// Reads the selected devices' events in replay order: their launches, in name and time order,
+/// from one statement, and each launch's events from its packs (``EventPack``) when they hold all
+/// of them, else from its rows, by row id, with a statement bound to its range.
+///
+/// Two statements rather than one join: the join's rows carried the device and launch names and
+/// the launch id, each read again for every event; a launch's events are one range of row ids.
+struct StoredRowReader {
+    private enum LaunchColumn {
+        static let device: Int32 = 0, id: Int32 = 1, name: Int32 = 2, events: Int32 = 3
+    }
+
+    private enum EventColumn {
+        static let rowID: Int32 = 0, ts: Int32 = 1, seq: Int32 = 2, mono: Int32 = 3, event: Int32 = 4
+        static let context: Int32 = 5, phase: Int32 = 6, reason: Int32 = 7, cause: Int32 = 8, task: Int32 = 9
+        static let identifier: Int32 = 10, call: Int32 = 11, success: Int32 = 12, result: Int32 = 13
+        static let attrs: Int32 = 14
+    }
+
+    /// One statement for every device, or one per group of the devices selected, in name order.
+    private let launchStatements: [Statement]
+    private let events: Statement
+    private let packs: Statement
+    private let contexts: StoredContexts
+    /// The packs of the launch being read, copied out of SQLite's buffers (a launch stored over
+    /// several ingests has several), and the values of their events.
+    private var packed: [UInt8] = []
+    /// Where each of those packs ends in `packed`: each is decoded from its own start.
+    private var packEnds: [Int] = []
+    private var unpacked: [StoredEventValues] = []
+
+    init(db: Database, devices: Store.DeviceSelection) throws {
+        let groups = devices.nameGroups ?? [[]]
+        launchStatements = try groups.map { names in
+            let filter = devices == .all ? "" : "WHERE d.name IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
+            let statement = try db.makeStatement(sql: """
+                SELECT d.name, l.id, l.name, l.events
+                FROM devices d JOIN launch_rows l ON l.device_id = d.id
+                \(filter)
+                ORDER BY d.name, l.first_ts, l.id
+                """)
+            // Bound by length, as the names were stored (see `ExactStatement`).
+            try ExactStatement.bind(names.map { ExactValue.text($0) }, to: statement)
+            return statement
+        }
+        events = try db.makeStatement(sql: """
+            SELECT id, ts, seq, mono, event, context_id, phase, reason, cause, task, identifier, call, success,
+                   result, attrs
+            FROM event_rows WHERE id >= ?1 AND id < ?2 ORDER BY id
+            """)
+        packs = try db.makeStatement(sql: "SELECT events, packed FROM event_packs WHERE launch_id = ? ORDER BY id")
+        self.contexts = StoredContexts(try Self.contexts(in: db))
+    }
+
+    /// Every context, its texts read by length so that a NUL inside one survives.
+    private static func contexts(in db: Database) throws -> [Int64: StoredContext] {
+        let statement = try db.makeStatement(sql: "SELECT id, app, app_version, os, model, process FROM contexts")
+        let stmt = statement.sqliteStatement
+        var contexts: [Int64: StoredContext] = [:]
+        while try step(stmt, reading: "contexts for replay") {
+            let text = { ExactStatement.text(stmt, $0) }
+            contexts[sqlite3_column_int64(stmt, 0)] = StoredContext(
+                app: text(1), appVersion: text(2), os: text(3), model: text(4), process: text(5))
+        }
+        return contexts
+    }
+
+    mutating func run(_ body: (StoredRow) throws -> Void) throws -> Int {
+        var count = 0
+        for statement in launchStatements {
+            let launches = statement.sqliteStatement
+            while try Self.step(launches, reading: "launches for replay") {
+                let id = sqlite3_column_int64(launches, LaunchColumn.id)
+                let device = ExactStatement.text(launches, LaunchColumn.device) ?? ""
+                let name = ExactStatement.text(launches, LaunchColumn.name) ?? ""
+                let expected = sqlite3_column_int64(launches, LaunchColumn.events)
+                if try readPacks(ofLaunch: id, expecting: expected), let read = try replayPacked(
+                    ofLaunch: id, expecting: expected, device: device, name: name, body) {
+                    count += read
+                } else {
+                    count += try readRows(ofLaunch: id, device: device, name: name, body)
+                }
+            }
+        }
+        return count
+    }
+
+    /// Reads a launch's packs; true if they say they hold exactly the `expected` events the launch
+    /// row counts (false for a launch stored, or begun, before packs existed, and for one whose
+    /// event rows were changed by hand).
+    private mutating func readPacks(ofLaunch id: Int64, expecting expected: Int64) throws -> Bool {
+        let stmt = packs.sqliteStatement
+        sqlite3_reset(stmt)
+        sqlite3_bind_int64(stmt, 1, id)
+        packed.removeAll(keepingCapacity: true)
+        packEnds.removeAll(keepingCapacity: true)
+        var events: Int64 = 0
+        while try Self.step(stmt, reading: "packed events for replay") {
+            events &+= sqlite3_column_int64(stmt, 0)
+            if let blob = sqlite3_column_blob(stmt, 1) {
+                packed.append(contentsOf: UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(stmt, 1))))
+            }
+            packEnds.append(packed.count)
+        }
+        return expected > 0 && events == expected
+    }
+
+    /// Passes the events of the packs ``readPacks(ofLaunch:expecting:)`` read to `body`, in row id
+    /// order, and returns how many; nil, before passing any, if the packs do not decode into that
+    /// many events of this launch, each once: the caller then reads the launch's rows.
+    private mutating func replayPacked(
+        ofLaunch id: Int64, expecting expected: Int64, device: String, name: String, _ body: (StoredRow) throws -> Void
+    ) throws -> Int? {
+        let range = EventIdentity.launchStart(id) ..< EventIdentity.launchEnd(id)
+        return try packed.withUnsafeBytes { bytes -> Int? in
+            unpacked.removeAll(keepingCapacity: true)
+            var sorted = true
+            var start = 0
+            for end in packEnds {
+                var decoder = EventPackDecoder(UnsafeRawBufferPointer(rebasing: bytes[start ..< end]))
+                start = end
+                do {
+                    while let values = try decoder.next() {
+                        guard range.contains(values.rowID) else { return nil }
+                        if let last = unpacked.last, last.rowID >= values.rowID { sorted = false }
+                        unpacked.append(values)
+                    }
+                } catch {
+                    return nil
+                }
+            }
+            guard unpacked.count == expected else { return nil }
+            if !sorted {
+                unpacked.sort { $0.rowID < $1.rowID }
+                guard zip(unpacked, unpacked.dropFirst()).allSatisfy({ $0.rowID < $1.rowID }) else { return nil }
+            }
+            guard let first = unpacked.first else { return nil }
+            let launch = StoredLaunch(id: id, device: device, name: name, context: contexts.byID[first.contextID])
+            for values in unpacked { try body(StoredRow(values, launch: launch, contexts: contexts)) }
+            return unpacked.count
+        }
+    }
+
+    /// Reads one launch's event rows (their row ids hold its id in their high 32 bits); the
+    /// launch's context is its first event's (a launch is one process).
+    private func readRows(ofLaunch id: Int64, device: String, name: String, _ body: (StoredRow) throws -> Void) throws -> Int {
+        let stmt = events.sqliteStatement
+        sqlite3_reset(stmt)
+        sqlite3_bind_int64(stmt, 1, EventIdentity.launchStart(id))
+        sqlite3_bind_int64(stmt, 2, EventIdentity.launchEnd(id))
+        var launch: StoredLaunch?
+        var count = 0
+        while try Self.step(stmt, reading: "events for replay") {
+            let values = Self.values(stmt)
+            let current = launch ?? StoredLaunch(id: id, device: device, name: name, context: contexts.byID[values.contextID])
+            launch = current
+            count += 1
+            try body(StoredRow(values, launch: current, contexts: contexts))
+        }
+        return count
+    }
+
+    /// The values of the event row `stmt` stands on.
+    private static func values(_ stmt: OpaquePointer) -> StoredEventValues {
+        StoredEventValues(
+            rowID: sqlite3_column_int64(stmt, EventColumn.rowID), ts: sqlite3_column_int64(stmt, EventColumn.ts),
+            contextID: sqlite3_column_int64(stmt, EventColumn.context),
+            name: text(stmt, EventColumn.event) ?? UnsafeRawBufferPointer(start: nil, count: 0),
+            seq: integer(stmt, EventColumn.seq),
+            mono: sqlite3_column_type(stmt, EventColumn.mono) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, EventColumn.mono),
+            task: integer(stmt, EventColumn.task), success: integer(stmt, EventColumn.success).map { $0 != 0 },
+            phase: text(stmt, EventColumn.phase), reason: text(stmt, EventColumn.reason), cause: text(stmt, EventColumn.cause),
+            identifier: text(stmt, EventColumn.identifier), call: text(stmt, EventColumn.call),
+            result: text(stmt, EventColumn.result), attrs: text(stmt, EventColumn.attrs))
+    }
+
+    private static func integer(_ stmt: OpaquePointer, _ column: Int32) -> Int64? {
+        sqlite3_column_type(stmt, column) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, column)
+    }
+
+    /// The UTF-8 bytes of a text column (nil for NULL), valid until the statement steps again.
+    private static func text(_ stmt: OpaquePointer, _ column: Int32) -> UnsafeRawBufferPointer? {
+        guard let pointer = sqlite3_column_text(stmt, column) else { return nil }
+        return UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(stmt, column)))
+    }
+
+    /// Steps a statement: true for a row, false when done.
+    private static func step(_ stmt: OpaquePointer, reading what: String) throws -> Bool {
+        let code = sqlite3_step(stmt)
+        if code == SQLITE_DONE { return false }
+        guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading \(what)") }
+        return true
+    }
+}

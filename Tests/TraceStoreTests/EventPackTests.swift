@@ -1,0 +1,183 @@
+import Foundation
+import GRDB
+import Testing
+import TraceModel
+@testable import TraceStore
+import TraceSynth
+
+/// The packed copy of a launch's events (`event_packs`) gives the replay exactly what the event
+/// rows give, and gives way to the rows whenever it cannot vouch for all of them.
+@Suite struct EventPackTests {
+    /// One event as the replay reads it, texts decoded, every value compared.
+    private struct ReadEvent: Equatable {
+        var device, launch, name: String
+        var process: String?
+        var rowID, ts: Int64
+        var seq, task: Int64?
+        var mono: Double?
+        var success: Bool?
+        var texts: [String?]
+    }
+
+    private static func read(_ store: Store) throws -> [ReadEvent] {
+        var events: [ReadEvent] = []
+        try store.forEachRow { row in
+            let text = { (column: StoredRow.TextColumn) in row.bytes(column).map { String(decoding: $0, as: UTF8.self) } }
+            events.append(ReadEvent(
+                device: row.launch.device, launch: row.launch.name, name: text(.event) ?? "", process: row.launch.process,
+                rowID: row.rowID, ts: row.ts.microseconds, seq: row.seq, task: row.task, mono: row.mono, success: row.success,
+                texts: [.phase, .reason, .cause, .identifier, .call, .result, .attrs].map(text)))
+        }
+        return events
+    }
+
+    private static func packs(_ store: Store) throws -> Int {
+        try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM event_packs") ?? -1 }
+    }
+
+    private static func event(
+        _ seq: Int64?, _ name: String = "snapshot", launch: String = "L1", ts: Int64 = 1_000_000, mono: Double? = nil,
+        task: Int64? = nil, success: Bool? = nil, identifier: String? = nil, attrs: String? = nil
+    ) -> Event {
+        Event(ts: Timestamp(microseconds: ts), device: "D1", launch: launch, name: name, seq: seq, mono: mono,
+              app: "com.example.news", os: "17.4", process: nil, phase: nil, task: task, identifier: identifier,
+              success: success, attrs: attrs)
+    }
+
+    private static func ingest(_ store: Store, sha: String, _ events: [Event]) throws {
+        let writer = EventWriter(store: store)
+        let fileID = try writer.transaction {
+            try #require(try $0.register(FileRegistration(path: "f-\(sha)", size: 1, sha256: sha, compression: "zstd")).fileID)
+        }
+        var batch = IngestBatch(fileID: fileID)
+        for (index, event) in events.enumerated() { batch.append(event, line: index + 1) }
+        batch.throughLine = events.count
+        try writer.write(batch)
+    }
+
+    /// A store whose launches take every shape the reader meets: out of `seq` order within a file,
+    /// spread over two files (two packs), re-uploaded (duplicates add nothing), without `seq`,
+    /// and holding values at their extremes.
+    private static func varied() throws -> TemporaryDatabase {
+        let db = try TemporaryDatabase()
+        try ingest(db.store, sha: "a", [
+            event(2, ts: 30), event(0, "launch", ts: 10), event(1, ts: 20, mono: -0.0, success: true),
+            event(3, launch: "L2", ts: 5, mono: .nan, task: .min, success: false, identifier: "a\u{0}b", attrs: String(repeating: "é", count: 5000)),
+            event(nil, "memoryWarning", launch: "L3", ts: .max), event(nil, "snapshot", launch: "L3", ts: .min),
+            event(Int64(Int32.max) * 4, "snapshot", launch: "L3", ts: 0, mono: .infinity, task: .max, identifier: ""),
+        ])
+        try ingest(db.store, sha: "b", [
+            event(5, ts: 50), event(1, ts: 20, mono: -0.0, success: true), event(4, ts: 40, mono: 1.5),
+            event(nil, "memoryWarning", launch: "L3", ts: .max), event(nil, "suspend", launch: "L3", ts: 7),
+        ])
+        return db
+    }
+
+    @Test func packsGiveTheReplayWhatTheRowsGive() throws {
+        let db = try Self.varied()
+        #expect(try Self.packs(db.store) == 5, "one pack per launch per write: L1 and L3 twice, L2 once")
+        let packed = try Self.read(db.store)
+        try db.store.write { try $0.execute(sql: "DELETE FROM event_packs") }
+        let rows = try Self.read(db.store)
+        #expect(packed.count == 10)
+        #expect(packed.map(\.seq) == rows.map(\.seq))
+        #expect(packed.map(\.name) == rows.map(\.name))
+        #expect(zip(packed, rows).allSatisfy { a, b in
+            a.mono.map { $0.bitPattern } == b.mono.map { $0.bitPattern } && { var a = a, b = b; a.mono = nil; b.mono = nil; return a == b }()
+        }, "every value, -0 and infinity to the bit")
+        #expect(packed.first { $0.launch == "L1" }?.seq == 0, "a launch is read in seq order, whatever order it arrived in")
+    }
+
+    @Test func theReplayReadsThePacks() throws {
+        let db = try Self.varied()
+        try db.store.write { db in
+            try db.execute(sql: """
+                DROP TRIGGER event_rows_updated_unpack;
+                UPDATE event_rows SET event = 'only in the rows';
+                """)
+        }
+        #expect(try !Self.read(db.store).contains { $0.name == "only in the rows" },
+                "with the trigger gone, a change to the rows shows that every launch was read from its packs")
+    }
+
+    @Test func aLaunchBegunBeforePacksOrChangedByHandIsReadFromItsRows() throws {
+        let db = try Self.varied()
+        let whole = try Self.read(db.store)
+        try db.store.write { try $0.execute(sql: "DELETE FROM event_packs WHERE id = (SELECT min(id) FROM event_packs)") }
+        #expect(try Self.read(db.store) == whole, "a launch whose packs hold fewer events than it counts is read from its rows")
+        try db.store.write { try $0.execute(sql: "DELETE FROM event_rows WHERE seq = 4") }
+        #expect(try Self.packs(db.store) == 3, "deleting an event row drops its launch's packs (L1's two)")
+        #expect(try Self.read(db.store).map(\.seq) == whole.map(\.seq).filter { $0 != 4 })
+        try db.store.write { try $0.execute(sql: "UPDATE event_rows SET event = 'changed' WHERE seq = 3") }
+        #expect(try Self.packs(db.store) == 2, "updating one drops them too (L2's)")
+        #expect(try Self.read(db.store).contains { $0.name == "changed" })
+    }
+
+    @Test func aPackThatDoesNotDecodeGivesWayToTheRows() throws {
+        let db = try Self.varied()
+        let whole = try Self.read(db.store)
+        let damages = [
+            "x''", "x'00'", "x'ff'", "substr(packed, 1, length(packed) - 1)", "packed || x'00'", "x'ffffffffffffffffffff01'",
+            "x'8040'", "zeroblob(length(packed))",
+        ]
+        for damage in damages {
+            let copy = try Self.varied()
+            try copy.store.write { try $0.execute(sql: "UPDATE event_packs SET packed = \(damage)") }
+            #expect(try Self.read(copy.store) == whole, "packed = \(damage)")
+        }
+        let counted = try Self.varied()
+        try counted.store.write { try $0.execute(sql: "UPDATE event_packs SET events = events + 1 WHERE id = 1; UPDATE event_packs SET events = events - 1 WHERE id = 2") }
+        #expect(try Self.read(counted.store) == whole, "packs whose counts add up but whose records do not")
+    }
+
+    @Test func aDuplicateAddsNoPackAndARolledBackWriteLeavesNone() throws {
+        let db = try TemporaryDatabase()
+        try Self.ingest(db.store, sha: "a", [Self.event(0), Self.event(1)])
+        try Self.ingest(db.store, sha: "b", [Self.event(1), Self.event(0)])
+        #expect(try Self.packs(db.store) == 1)
+        struct Abort: Error {}
+        let writer = EventWriter(store: db.store)
+        #expect(throws: (any Error).self) {
+            try writer.transaction { transaction in
+                var batch = IngestBatch(fileID: 1)
+                batch.append(Self.event(2), line: 3)
+                batch.throughLine = 3
+                try transaction.write(batch)
+                throw Abort()
+            }
+        }
+        #expect(try Self.packs(db.store) == 1)
+        #expect(try Self.read(db.store).map(\.seq) == [0, 1])
+    }
+
+    /// Seeded: every prefix and every one-byte change of a real pack decodes or throws, never traps.
+    @Test func damagedPackBytesNeverTrap() throws {
+        let encoder = EventPackEncoder()
+        for seq in 0 ..< 40 {
+            let body = ByteBuffer()
+            let event = Self.event(Int64(seq), mono: Double(seq) / 3, task: -Int64(seq), success: seq % 2 == 0, identifier: "id\(seq)", attrs: "{}")
+            EventPack.appendBody(of: event, to: body)
+            encoder.append(rowID: (7 << 32) | Int64(seq), ts: event.ts.microseconds, contextID: 3, body: body.bytes)
+        }
+        let bytes = Array(encoder.bytes)
+        var generator = SplitMix64(0x5EED)
+        var variants = (0 ..< bytes.count).map { Array(bytes[..<$0]) }
+        for _ in 0 ..< 2000 {
+            var changed = bytes
+            changed[Int.random(in: 0 ..< changed.count, using: &generator)] = UInt8.random(in: 0 ... 255, using: &generator)
+            variants.append(changed)
+        }
+        var decodedWhole = 0
+        for variant in variants {
+            variant.withUnsafeBytes { raw in
+                var decoder = EventPackDecoder(raw)
+                var records = 0
+                do {
+                    while try decoder.next() != nil { records += 1 }
+                    if records == 40 { decodedWhole += 1 }
+                } catch {}
+            }
+        }
+        #expect(decodedWhole > 0, "some one-byte changes fall in text and still decode: the reader then compares counts and row ids")
+    }
+}
