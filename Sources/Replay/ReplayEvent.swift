@@ -186,7 +186,7 @@ public struct ReplayEvent: Hashable, Sendable, BitwiseCopyable {
     /// launch numbered `launch`: no string is made but for a text `texts` sees for the first time
     /// and the `attrs` of the few kinds whose attributes a rule reads.
     public init(_ raw: RawEventFields, launch: UInt32, texts: inout TextTableFeed) {
-        self.init(kind: EventKind(utf8: raw.name), launch: launch)
+        self.init(kind: raw.kind ?? EventKind(utf8: raw.name), launch: launch)
         ts = raw.ts
         mono = raw.mono
         seq = raw.seq
@@ -308,6 +308,9 @@ public struct RawEventFields {
     public var success: Bool?
     /// The event's name (`event`).
     public var name: UnsafeRawBufferPointer
+    /// The name's kind if the reader has it already (a pack of the store writes it as a number);
+    /// nil to look it up from ``name``.
+    public var kind: EventKind?
     public var phase: UnsafeRawBufferPointer?
     public var reason: UnsafeRawBufferPointer?
     public var cause: UnsafeRawBufferPointer?
@@ -320,8 +323,9 @@ public struct RawEventFields {
         ts: Timestamp, mono: Double?, seq: Int64?, task: Int64?, rowID: Int64?, success: Bool?,
         name: UnsafeRawBufferPointer, phase: UnsafeRawBufferPointer?, reason: UnsafeRawBufferPointer?,
         cause: UnsafeRawBufferPointer?, identifier: UnsafeRawBufferPointer?, call: UnsafeRawBufferPointer?,
-        result: UnsafeRawBufferPointer?, attrs: UnsafeRawBufferPointer?
+        result: UnsafeRawBufferPointer?, attrs: UnsafeRawBufferPointer?, kind: EventKind? = nil
     ) {
+        self.kind = kind
         self.ts = ts
         self.mono = mono
         self.seq = seq

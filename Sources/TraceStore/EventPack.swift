@@ -13,7 +13,8 @@ import TraceModel
 /// - its row id and its time, each a zigzag varint of the difference from the previous record's;
 /// - its context id, a zigzag varint;
 /// - its flags (a varint; ``Flag``), which say which optional values follow;
-/// - its name, a varint length and its UTF-8 bytes;
+/// - its name: a known one as a varint, its kind's position in `EventKind.allCases` (flag
+///   ``Flag/kind``), any other as a varint length and its UTF-8 bytes;
 /// - `seq` and `task` as zigzag varints, `mono` as the 8 bytes of its bit pattern, then
 ///   `phase`, `reason`, `cause`, `identifier`, `call`, `result` and `attrs` as a varint length and
 ///   their bytes, each only if its flag is set.
@@ -35,8 +36,23 @@ enum EventPack {
         static let call = Flag(rawValue: 1 << 9)
         static let result = Flag(rawValue: 1 << 10)
         static let attrs = Flag(rawValue: 1 << 11)
+        /// The name is a known one, written as its kind's position in `EventKind.allCases`.
+        static let kind = Flag(rawValue: 1 << 12)
         /// Every flag a record may carry; a record with another is not one this build wrote.
-        static let known = Flag(rawValue: (1 << 12) - 1)
+        static let known = Flag(rawValue: (1 << 13) - 1)
+    }
+
+    /// Every kind, by position (`allCases` makes its array at each call).
+    static let kinds = EventKind.allCases
+
+    /// The UTF-8 bytes of each kind's name, by its position in `EventKind.allCases`, for the
+    /// names a pack writes as a number: made once, kept for the life of the process, and only read
+    /// (so shared by every thread).
+    nonisolated(unsafe) static let kindNames: [UnsafeRawBufferPointer] = EventKind.allCases.map { kind in
+        let utf8 = Array(kind.rawValue.utf8)
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: Swift.max(utf8.count, 1), alignment: 1)
+        memory.copyBytes(from: utf8)
+        return UnsafeRawBufferPointer(rebasing: memory[..<utf8.count])
     }
 
     static func zigzag(_ value: Int64) -> UInt64 {
@@ -66,6 +82,8 @@ extension EventPack {
     static func appendBody(of event: borrowing Event, to buffer: ByteBuffer) {
         let mono = storedMono(event.mono)
         var flags: Flag = []
+        let kind = event.kind
+        if kind != .other { flags.insert(.kind) }
         if event.seq != nil { flags.insert(.seq) }
         if mono != nil { flags.insert(.mono) }
         if event.task != nil { flags.insert(.task) }
@@ -80,7 +98,7 @@ extension EventPack {
         // The flags, seq, task and mono's 8 bytes.
         buffer.reserve(3 * 10 + 8)
         buffer.varint(flags.rawValue)
-        text(event.name, to: buffer)
+        if kind != .other { buffer.varint(UInt64(kind.ordinal)) } else { text(event.name, to: buffer) }
         if let seq = event.seq { buffer.varint(zigzag(seq)) }
         if let mono { buffer.littleEndian(mono.bitPattern) }
         if let task = event.task { buffer.varint(zigzag(task)) }
@@ -169,7 +187,17 @@ struct EventPackDecoder {
         let contextID = EventPack.unzigzag(try varint())
         let flags = EventPack.Flag(rawValue: try varint())
         guard EventPack.Flag.known.isSuperset(of: flags) else { throw Malformed() }
-        var values = StoredEventValues(rowID: previousRowID, ts: previousTS, contextID: contextID, name: try text())
+        var values: StoredEventValues
+        if flags.contains(.kind) {
+            let ordinal = try varint()
+            let kinds = EventPack.kinds
+            guard ordinal < UInt64(kinds.count), kinds[Int(ordinal)] != .other else { throw Malformed() }
+            values = StoredEventValues(
+                rowID: previousRowID, ts: previousTS, contextID: contextID, name: EventPack.kindNames[Int(ordinal)])
+            values.kind = kinds[Int(ordinal)]
+        } else {
+            values = StoredEventValues(rowID: previousRowID, ts: previousTS, contextID: contextID, name: try text())
+        }
         if flags.contains(.seq) { values.seq = EventPack.unzigzag(try varint()) }
         if flags.contains(.mono) { values.mono = Double(bitPattern: UInt64(littleEndian: try eightBytes())) }
         if flags.contains(.task) { values.task = EventPack.unzigzag(try varint()) }

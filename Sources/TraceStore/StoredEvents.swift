@@ -118,6 +118,8 @@ struct StoredEventValues {
     var ts: Int64
     var contextID: Int64
     var name: UnsafeRawBufferPointer
+    /// The name's kind when the pack wrote it as one; nil when only the name's text was read.
+    var kind: EventKind?
     var seq: Int64?
     var mono: Double?
     var task: Int64?
@@ -150,6 +152,9 @@ public struct StoredRow {
     /// The row's own context (`app`, `app_version`, `os`, `model`, `process`).
     public var context: StoredContext? { contexts.byID[values.contextID] }
 
+    /// The event's kind when it was read as one (from a pack), sparing a lookup of its name; nil
+    /// when only its name's text was read (``bytes(_:)`` has it either way).
+    public var kind: EventKind? { values.kind }
     public var rowID: Int64 { values.rowID }
     public var ts: Timestamp { Timestamp(microseconds: values.ts) }
     public var seq: Int64? { values.seq }

@@ -67,7 +67,7 @@ import TraceSynth
             event(Int64(Int32.max) * 4, "snapshot", launch: "L3", ts: 0, mono: .infinity, task: .max, identifier: ""),
         ])
         try ingest(db.store, sha: "b", [
-            event(5, ts: 50), event(1, ts: 20, mono: -0.0, success: true), event(4, ts: 40, mono: 1.5),
+            event(5, "com.example.custom", ts: 50), event(1, ts: 20, mono: -0.0, success: true), event(4, ts: 40, mono: 1.5),
             event(nil, "memoryWarning", launch: "L3", ts: .max), event(nil, "suspend", launch: "L3", ts: 7),
         ])
         return db
@@ -86,6 +86,7 @@ import TraceSynth
             a.mono.map { $0.bitPattern } == b.mono.map { $0.bitPattern } && { var a = a, b = b; a.mono = nil; b.mono = nil; return a == b }()
         }, "every value, -0 and infinity to the bit")
         #expect(packed.first { $0.launch == "L1" }?.seq == 0, "a launch is read in seq order, whatever order it arrived in")
+        #expect(packed.contains { $0.name == "com.example.custom" }, "a name no kind has is packed as its text")
     }
 
     @Test func theReplayReadsThePacks() throws {

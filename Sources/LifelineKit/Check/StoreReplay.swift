@@ -121,7 +121,7 @@ struct StoreReplay {
                 ts: row.ts, mono: row.mono, seq: row.seq, task: row.task, rowID: row.rowID, success: row.success,
                 name: row.bytes(.event) ?? UnsafeRawBufferPointer(start: nil, count: 0), phase: row.bytes(.phase),
                 reason: row.bytes(.reason), cause: row.bytes(.cause), identifier: row.bytes(.identifier),
-                call: row.bytes(.call), result: row.bytes(.result), attrs: row.bytes(.attrs))
+                call: row.bytes(.call), result: row.bytes(.result), attrs: row.bytes(.attrs), kind: row.kind)
         }
     }
 }
