@@ -131,9 +131,10 @@ extension EventPack {
 /// Packs the events a launch stores in one write, in the order they are stored: to each body
 /// (``EventPack/appendBody(of:to:)``) it adds the row id, time and context.
 final class EventPackEncoder {
-    /// Packs larger than this are not written: their launches are read from their rows, and no
+    /// Packs larger than this are not written: their launches are read from their rows (the reader
+    /// reads no launch whose packs are larger, ``StoredRowReader/largestPackedLaunch``), and no
     /// blob nears SQLite's length limit (a batch can hold many long lines of one launch).
-    static let largestPack = 1 << 26
+    static let largestPack = StoredRowReader.largestPackedLaunch.bytes
 
     private let buffer = ByteBuffer()
     /// The events packed so far.

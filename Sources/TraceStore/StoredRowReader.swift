@@ -9,6 +9,11 @@ import TraceModel
 /// Two statements rather than one join: the join's rows carried the device and launch names and
 /// the launch id, each read again for every event; a launch's events are one range of row ids.
 struct StoredRowReader {
+    /// A launch with more events, or more bytes of packs, than this is read from its rows, which
+    /// stream: its packs are decoded whole before its first event is passed on (so that a pack
+    /// that does not decode gives way to the rows), which holds about 250 bytes an event.
+    static let largestPackedLaunch = (events: Int64(1 << 16), bytes: 1 << 24)
+
     private enum LaunchColumn {
         static let device: Int32 = 0, id: Int32 = 1, name: Int32 = 2, events: Int32 = 3
     }
@@ -89,9 +94,10 @@ struct StoredRowReader {
     }
 
     /// Reads a launch's packs; true if they say they hold exactly the `expected` events the launch
-    /// row counts (false for a launch stored, or begun, before packs existed, and for one whose
-    /// event rows were changed by hand).
+    /// row counts (false for a launch stored, or begun, before packs existed, for one whose
+    /// event rows were changed by hand, and for one larger than ``largestPackedLaunch``).
     private mutating func readPacks(ofLaunch id: Int64, expecting expected: Int64) throws -> Bool {
+        guard expected > 0, expected <= Self.largestPackedLaunch.events else { return false }
         let stmt = packs.sqliteStatement
         sqlite3_reset(stmt)
         sqlite3_bind_int64(stmt, 1, id)
@@ -100,12 +106,14 @@ struct StoredRowReader {
         var events: Int64 = 0
         while try Self.step(stmt, reading: "packed events for replay") {
             events &+= sqlite3_column_int64(stmt, 0)
+            let count = Int(sqlite3_column_bytes(stmt, 1))
+            guard packed.count + count <= Self.largestPackedLaunch.bytes else { return false }
             if let blob = sqlite3_column_blob(stmt, 1) {
-                packed.append(contentsOf: UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(stmt, 1))))
+                packed.append(contentsOf: UnsafeRawBufferPointer(start: blob, count: count))
             }
             packEnds.append(packed.count)
         }
-        return expected > 0 && events == expected
+        return events == expected
     }
 
     /// Passes the events of the packs ``readPacks(ofLaunch:expecting:)`` read to `body`, in row id

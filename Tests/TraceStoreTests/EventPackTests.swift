@@ -101,6 +101,24 @@ import TraceSynth
                 "with the trigger gone, a change to the rows shows that every launch was read from its packs")
     }
 
+    @Test func aLaunchTooLargeToHoldIsStreamedFromItsRows() throws {
+        let db = try TemporaryDatabase()
+        let large = Int(StoredRowReader.largestPackedLaunch.events) + 1
+        try Self.ingest(db.store, sha: "a", (0 ..< large).map { Self.event(Int64($0), launch: "big", ts: Int64($0)) } + [
+            Self.event(0, launch: "small", ts: 0),
+        ])
+        try db.store.write { db in
+            try db.execute(sql: """
+                DROP TRIGGER event_rows_updated_unpack;
+                UPDATE event_rows SET event = 'only in the rows';
+                """)
+        }
+        let read = try Self.read(db.store)
+        #expect(read.count == large + 1)
+        #expect(read.filter { $0.launch == "big" }.allSatisfy { $0.name == "only in the rows" })
+        #expect(read.filter { $0.launch == "small" }.allSatisfy { $0.name == "snapshot" })
+    }
+
     @Test func aLaunchBegunBeforePacksOrChangedByHandIsReadFromItsRows() throws {
         let db = try Self.varied()
         let whole = try Self.read(db.store)
