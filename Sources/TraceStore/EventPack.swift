@@ -13,7 +13,7 @@ import TraceModel
 /// - its row id and its time, each a zigzag varint of the difference from the previous record's;
 /// - its context id, a zigzag varint;
 /// - its flags (a varint; ``Flag``), which say which optional values follow;
-/// - its name: a known one as a varint, its kind's position in `EventKind.allCases` (flag
+/// - its name: a known one as a varint, its number in ``EventPack/numberedNames`` (flag
 ///   ``Flag/kind``), any other as a varint length and its UTF-8 bytes;
 /// - `seq` and `task` as zigzag varints, `mono` as the 8 bytes of its bit pattern, then
 ///   `phase`, `reason`, `cause`, `identifier`, `call`, `result` and `attrs` as a varint length and
@@ -36,23 +36,45 @@ enum EventPack {
         static let call = Flag(rawValue: 1 << 9)
         static let result = Flag(rawValue: 1 << 10)
         static let attrs = Flag(rawValue: 1 << 11)
-        /// The name is a known one, written as its kind's position in `EventKind.allCases`.
+        /// The name is written as its number in ``EventPack/numberedNames``.
         static let kind = Flag(rawValue: 1 << 12)
         /// Every flag a record may carry; a record with another is not one this build wrote.
         static let known = Flag(rawValue: (1 << 13) - 1)
     }
 
-    /// Every kind, by position (`allCases` makes its array at each call).
-    static let kinds = EventKind.allCases
+    /// The event names a pack writes as numbers, by number: the pack format's own list, append
+    /// only, since packs an earlier version stored name their events by these positions. A kind
+    /// this list lacks is packed as its name's text (a test holds every kind in the list).
+    static let numberedNames: [String] = [
+        "launch", "willFinishLaunching", "restoreState", "didFinishLaunching", "didBecomeActive",
+        "willResignActive", "didEnterBackground", "willEnterForeground", "willTerminate", "memoryWarning",
+        "snapshot", "suspend", "resume", "terminate", "beginBackgroundTask", "endBackgroundTask",
+        "backgroundTaskExpired", "backgroundTimeRemaining", "expiringActivity", "config", "bgtask.register",
+        "bgtask.submit", "bgtask.cancel", "bgtask.launch", "bgtask.expire", "bgtask.complete",
+        "fetch.setMinimumInterval", "fetch.perform", "fetch.complete", "push.receive", "push.complete",
+        "urlsession.create", "urlsession.handleEvents", "urlsession.didFinishEvents", "urlsession.complete",
+        "nse.receive", "nse.timeWillExpire", "nse.contentHandler", "location.update", "power",
+        "refreshStatus", "network", "scene.willConnect", "scene.willEnterForeground",
+        "scene.didBecomeActive", "scene.willResignActive", "scene.didEnterBackground", "scene.didDisconnect",
+        "resource.acquire", "resource.release", "urlsession.task.create",
+        "urlsession.willBeginDelayedRequest", "urlsession.delayedRequest.complete",
+        "urlsession.task.complete",
+    ]
 
-    /// The UTF-8 bytes of each kind's name, by its position in `EventKind.allCases`, for the
-    /// names a pack writes as a number: made once, kept for the life of the process, and only read
-    /// (so shared by every thread).
-    nonisolated(unsafe) static let kindNames: [UnsafeRawBufferPointer] = EventKind.allCases.map { kind in
-        let utf8 = Array(kind.rawValue.utf8)
+    /// What each number stands for: its kind, nil where this build knows no such kind (the name is
+    /// then read as any other), and the UTF-8 bytes of its name, made once and kept for the life of
+    /// the process, only read (so shared by every thread).
+    nonisolated(unsafe) static let numbered: [(kind: EventKind?, name: UnsafeRawBufferPointer)] = numberedNames.map { name in
+        let utf8 = Array(name.utf8)
         let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: Swift.max(utf8.count, 1), alignment: 1)
         memory.copyBytes(from: utf8)
-        return UnsafeRawBufferPointer(rebasing: memory[..<utf8.count])
+        let kind = EventKind(name: name)
+        return (kind == .other ? nil : kind, UnsafeRawBufferPointer(rebasing: memory[..<utf8.count]))
+    }
+
+    /// The number of each kind, by its ``EventKind/ordinal``; nil for a kind packed as its text.
+    static let numbers: [UInt64?] = EventKind.allCases.map { kind in
+        numberedNames.firstIndex(of: kind.rawValue).map { UInt64($0) }
     }
 
     static func zigzag(_ value: Int64) -> UInt64 {
@@ -82,8 +104,8 @@ extension EventPack {
     static func appendBody(of event: borrowing Event, to buffer: ByteBuffer) {
         let mono = storedMono(event.mono)
         var flags: Flag = []
-        let kind = event.kind
-        if kind != .other { flags.insert(.kind) }
+        let number = numbers[event.kind.ordinal]
+        if number != nil { flags.insert(.kind) }
         if event.seq != nil { flags.insert(.seq) }
         if mono != nil { flags.insert(.mono) }
         if event.task != nil { flags.insert(.task) }
@@ -98,7 +120,7 @@ extension EventPack {
         // The flags, seq, task and mono's 8 bytes.
         buffer.reserve(3 * 10 + 8)
         buffer.varint(flags.rawValue)
-        if kind != .other { buffer.varint(UInt64(kind.ordinal)) } else { text(event.name, to: buffer) }
+        if let number { buffer.varint(number) } else { text(event.name, to: buffer) }
         if let seq = event.seq { buffer.varint(zigzag(seq)) }
         if let mono { buffer.littleEndian(mono.bitPattern) }
         if let task = event.task { buffer.varint(zigzag(task)) }
@@ -190,12 +212,12 @@ struct EventPackDecoder {
         guard EventPack.Flag.known.isSuperset(of: flags) else { throw Malformed() }
         var values: StoredEventValues
         if flags.contains(.kind) {
-            let ordinal = try varint()
-            let kinds = EventPack.kinds
-            guard ordinal < UInt64(kinds.count), kinds[Int(ordinal)] != .other else { throw Malformed() }
-            values = StoredEventValues(
-                rowID: previousRowID, ts: previousTS, contextID: contextID, name: EventPack.kindNames[Int(ordinal)])
-            values.kind = kinds[Int(ordinal)]
+            let number = try varint()
+            let numbered = EventPack.numbered
+            guard number < UInt64(numbered.count) else { throw Malformed() }
+            let (kind, name) = numbered[Int(number)]
+            values = StoredEventValues(rowID: previousRowID, ts: previousTS, contextID: contextID, name: name)
+            values.kind = kind
         } else {
             values = StoredEventValues(rowID: previousRowID, ts: previousTS, contextID: contextID, name: try text())
         }

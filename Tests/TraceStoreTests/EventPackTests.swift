@@ -169,6 +169,31 @@ import TraceSynth
         #expect(try Self.read(db.store).map(\.seq) == [0, 1])
     }
 
+    /// Packs name events by number, so the list of numbered names is part of the stored format:
+    /// it may only grow, at its end, and it names every kind this build knows.
+    @Test func numberedNamesOnlyGrowAndNameEveryKind() {
+        let stored = [
+            "launch", "willFinishLaunching", "restoreState", "didFinishLaunching", "didBecomeActive",
+            "willResignActive", "didEnterBackground", "willEnterForeground", "willTerminate", "memoryWarning",
+            "snapshot", "suspend", "resume", "terminate", "beginBackgroundTask", "endBackgroundTask",
+            "backgroundTaskExpired", "backgroundTimeRemaining", "expiringActivity", "config", "bgtask.register",
+            "bgtask.submit", "bgtask.cancel", "bgtask.launch", "bgtask.expire", "bgtask.complete",
+            "fetch.setMinimumInterval", "fetch.perform", "fetch.complete", "push.receive", "push.complete",
+            "urlsession.create", "urlsession.handleEvents", "urlsession.didFinishEvents", "urlsession.complete",
+            "nse.receive", "nse.timeWillExpire", "nse.contentHandler", "location.update", "power",
+            "refreshStatus", "network", "scene.willConnect", "scene.willEnterForeground",
+            "scene.didBecomeActive", "scene.willResignActive", "scene.didEnterBackground", "scene.didDisconnect",
+            "resource.acquire", "resource.release", "urlsession.task.create",
+            "urlsession.willBeginDelayedRequest", "urlsession.delayedRequest.complete",
+            "urlsession.task.complete",
+        ]
+        #expect(Array(EventPack.numberedNames.prefix(stored.count)) == stored, "a number already stored names the same event")
+        for kind in EventKind.allCases where kind != .other {
+            #expect(EventPack.numberedNames.contains(kind.rawValue), "\(kind.rawValue): append it to EventPack.numberedNames")
+        }
+        #expect(Set(EventPack.numberedNames).count == EventPack.numberedNames.count)
+    }
+
     /// Seeded: every prefix and every one-byte change of a real pack decodes or throws, never traps.
     @Test func damagedPackBytesNeverTrap() throws {
         let encoder = EventPackEncoder()
