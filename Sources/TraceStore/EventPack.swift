@@ -194,6 +194,8 @@ struct EventPackDecoder {
     struct Malformed: Error {}
 
     private let bytes: UnsafeRawBufferPointer
+    /// ``EventPack/numbered``, read once per pack rather than once per record.
+    private let numbered = EventPack.numbered
     private var offset = 0
     private var previousRowID: Int64 = 0
     private var previousTS: Int64 = 0
@@ -213,7 +215,6 @@ struct EventPackDecoder {
         var values: StoredEventValues
         if flags.contains(.kind) {
             let number = try varint()
-            let numbered = EventPack.numbered
             guard number < UInt64(numbered.count) else { throw Malformed() }
             let (kind, name) = numbered[Int(number)]
             values = StoredEventValues(rowID: previousRowID, ts: previousTS, contextID: contextID, name: name)
