@@ -117,8 +117,9 @@ extension EventPack {
         if event.call != nil { flags.insert(.call) }
         if event.result != nil { flags.insert(.result) }
         if event.attrs != nil { flags.insert(.attrs) }
-        // The flags, seq, task and mono's 8 bytes.
-        buffer.reserve(3 * 10 + 8)
+        // Four varints of at most 10 bytes (the flags, the name's number, seq, task) and mono's 8
+        // bytes; each text makes room for itself.
+        buffer.reserve(4 * 10 + 8)
         buffer.varint(flags.rawValue)
         if let number { buffer.varint(number) } else { text(event.name, to: buffer) }
         if let seq = event.seq { buffer.varint(zigzag(seq)) }
