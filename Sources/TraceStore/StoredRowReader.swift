@@ -177,16 +177,13 @@ struct StoredRowReader {
             rowID: sqlite3_column_int64(stmt, EventColumn.rowID), ts: sqlite3_column_int64(stmt, EventColumn.ts),
             contextID: sqlite3_column_int64(stmt, EventColumn.context),
             name: text(stmt, EventColumn.event) ?? UnsafeRawBufferPointer(start: nil, count: 0),
-            seq: integer(stmt, EventColumn.seq),
+            seq: ExactStatement.integer(stmt, EventColumn.seq),
             mono: sqlite3_column_type(stmt, EventColumn.mono) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, EventColumn.mono),
-            task: integer(stmt, EventColumn.task), success: integer(stmt, EventColumn.success).map { $0 != 0 },
+            task: ExactStatement.integer(stmt, EventColumn.task),
+            success: ExactStatement.integer(stmt, EventColumn.success).map { $0 != 0 },
             phase: text(stmt, EventColumn.phase), reason: text(stmt, EventColumn.reason), cause: text(stmt, EventColumn.cause),
             identifier: text(stmt, EventColumn.identifier), call: text(stmt, EventColumn.call),
             result: text(stmt, EventColumn.result), attrs: text(stmt, EventColumn.attrs))
-    }
-
-    private static func integer(_ stmt: OpaquePointer, _ column: Int32) -> Int64? {
-        sqlite3_column_type(stmt, column) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, column)
     }
 
     /// The UTF-8 bytes of a text column (nil for NULL), valid until the statement steps again.
