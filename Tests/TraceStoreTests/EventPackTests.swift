@@ -119,6 +119,22 @@ import TraceSynth
         #expect(read.filter { $0.launch == "small" }.allSatisfy { $0.name == "snapshot" })
     }
 
+    @Test func aPackLargerThanTheReaderHoldsIsNotWritten() throws {
+        let db = try TemporaryDatabase()
+        let megabyte = String(repeating: "x", count: 1 << 20)
+        let events = StoredRowReader.largestPackedLaunch.bytes >> 20 + 1
+        try Self.ingest(db.store, sha: "a", (0 ..< events).map {
+            Self.event(Int64($0), launch: "wide", ts: Int64($0), attrs: megabyte)
+        } + [Self.event(0, launch: "small", ts: 0)])
+        let packed = try db.store.read {
+            try String.fetchAll($0, sql: "SELECT l.name FROM event_packs p JOIN launch_rows l ON l.id = p.launch_id")
+        }
+        #expect(packed == ["small"], "a launch of \(events) MB of events keeps no pack: it is read from its rows")
+        let read = try Self.read(db.store)
+        #expect(read.count == events + 1)
+        #expect(read.filter { $0.launch == "wide" }.allSatisfy { $0.texts.last == megabyte })
+    }
+
     @Test func aLaunchBegunBeforePacksOrChangedByHandIsReadFromItsRows() throws {
         let db = try Self.varied()
         let whole = try Self.read(db.store)
