@@ -92,8 +92,7 @@ public final class LaunchState {
     /// `currentBreach != nil`, kept apart: checks ask it for nearly every event.
     @exclusivity(unchecked) private var hasBreach = false
 
-    /// One slot per blueprint of the rule book: this launch's instance, or nil.
-    /// The launch's checks, by blueprint; this launch frees them.
+    /// One slot per blueprint of the rule book: this launch's check, or none; this launch frees them.
     let checks: CheckSlots
     /// What the launch's derived records are made from, while it runs and only when the replay's
     /// caller wants them (``DeviceState/isRecording``).
@@ -102,10 +101,10 @@ public final class LaunchState {
     /// records of the launch name it by this. 0 when the replay makes no records.
     @exclusivity(unchecked) public private(set) var recordNumber = 0
 
-    /// The state of the launch `header` names, numbered `serial`, which `first` begins.
     deinit { checks.free() }
 
-    /// `checks`: how many blueprints the launch's rule book has.
+    /// The state of the launch `header` names, numbered `serial`, which `first` begins; `checks`:
+    /// how many blueprints the launch's rule book has.
     init(_ header: LaunchHeader, serial: UInt32, first: ReplayEvent, checks: Int) {
         self.checks = CheckSlots(count: checks)
         launch = header.launch
