@@ -88,12 +88,15 @@ public final class StoredLaunch: Sendable {
     /// The context (`app`, `app_version`, `os`, `model`, `process`) of its first row.
     public let context: StoredContext?
     public var process: String? { context?.process }
+    /// Every context, for a row's own (held here so that a row holds one reference, not two).
+    let contexts: StoredContexts
 
-    init(id: Int64, device: String, name: String, context: StoredContext?) {
+    init(id: Int64, device: String, name: String, firstContextID: Int64, contexts: StoredContexts) {
         self.id = id
         self.device = device
         self.name = name
-        self.context = context
+        self.context = contexts.byID[firstContextID]
+        self.contexts = contexts
     }
 }
 
@@ -103,7 +106,7 @@ public struct StoredContext: Sendable {
 }
 
 /// Every stored context by id, read once per replay.
-final class StoredContexts {
+final class StoredContexts: Sendable {
     let byID: [Int64: StoredContext]
 
     init(_ byID: [Int64: StoredContext]) {
@@ -114,17 +117,18 @@ final class StoredContexts {
 /// One stored event's values, its texts pointing into SQLite's buffers or into a pack's bytes,
 /// valid only during the call that receives them.
 struct StoredEventValues {
-    var rowID: Int64
-    var ts: Int64
+    var fields: RawEventFields
     var contextID: Int64
-    var name: UnsafeRawBufferPointer
-    /// The name's kind when the pack wrote it as one; nil when only the name's text was read.
-    var kind: EventKind?
-    var seq: Int64?
-    var mono: Double?
-    var task: Int64?
-    var success: Bool?
-    var phase, reason, cause, identifier, call, result, attrs: UnsafeRawBufferPointer?
+    /// The row id (always read, so never nil in ``fields``).
+    let rowID: Int64
+
+    init(rowID: Int64, ts: Int64, contextID: Int64, name: UnsafeRawBufferPointer) {
+        self.rowID = rowID
+        self.contextID = contextID
+        fields = RawEventFields(
+            ts: Timestamp(microseconds: ts), mono: nil, seq: nil, task: nil, rowID: rowID, success: nil, name: name,
+            phase: nil, reason: nil, cause: nil, identifier: nil, call: nil, result: nil, attrs: nil)
+    }
 }
 
 /// One stored event, valid only during the call that receives it: its texts are read as they
@@ -138,41 +142,35 @@ public struct StoredRow {
         case event, phase, reason, cause, identifier, call, result, attrs
     }
 
-    private let values: StoredEventValues
-    private let contexts: StoredContexts
+    /// The event's fields, as read (its `kind` set when a pack wrote the name as one), its texts
+    /// valid until the next row is read.
+    public let fields: RawEventFields
+    private let contextID: Int64
     /// The launch the row belongs to (the same object for every row of a launch).
     public let launch: StoredLaunch
 
-    init(_ values: StoredEventValues, launch: StoredLaunch, contexts: StoredContexts) {
-        self.values = values
+    init(_ values: StoredEventValues, launch: StoredLaunch) {
+        fields = values.fields
+        contextID = values.contextID
         self.launch = launch
-        self.contexts = contexts
     }
 
     /// The row's own context (`app`, `app_version`, `os`, `model`, `process`).
-    public var context: StoredContext? { contexts.byID[values.contextID] }
+    public var context: StoredContext? { launch.contexts.byID[contextID] }
 
-    /// The event's kind when it was read as one (from a pack), sparing a lookup of its name; nil
-    /// when only its name's text was read (``bytes(_:)`` has it either way).
-    public var kind: EventKind? { values.kind }
-    public var rowID: Int64 { values.rowID }
-    public var ts: Timestamp { Timestamp(microseconds: values.ts) }
-    public var seq: Int64? { values.seq }
-    public var mono: Double? { values.mono }
-    public var task: Int64? { values.task }
-    public var success: Bool? { values.success }
+    public var rowID: Int64 { fields.rowID ?? 0 }
 
     /// The UTF-8 bytes of a text column (nil for NULL), valid until the next row is read.
     public func bytes(_ column: TextColumn) -> UnsafeRawBufferPointer? {
         switch column {
-        case .event: values.name
-        case .phase: values.phase
-        case .reason: values.reason
-        case .cause: values.cause
-        case .identifier: values.identifier
-        case .call: values.call
-        case .result: values.result
-        case .attrs: values.attrs
+        case .event: fields.name
+        case .phase: fields.phase
+        case .reason: fields.reason
+        case .cause: fields.cause
+        case .identifier: fields.identifier
+        case .call: fields.call
+        case .result: fields.result
+        case .attrs: fields.attrs
         }
     }
 }
@@ -183,14 +181,15 @@ private struct StoredEventBuilder {
 
     mutating func event(_ row: StoredRow) -> Event {
         let context = row.context
+        let fields = row.fields
         return Event(
-            ts: row.ts, device: row.launch.device, launch: row.launch.name,
-            name: interned(row, .event) ?? "", seq: row.seq, mono: row.mono,
+            ts: fields.ts, device: row.launch.device, launch: row.launch.name,
+            name: interned(row, .event) ?? "", seq: fields.seq, mono: fields.mono,
             app: context?.app, appVersion: context?.appVersion, os: context?.os, model: context?.model,
             process: context?.process, phase: interned(row, .phase), reason: interned(row, .reason),
-            cause: interned(row, .cause), task: row.task, identifier: interned(row, .identifier),
-            call: row.bytes(.call).map { String(decoding: $0, as: UTF8.self) }, success: row.success,
-            result: interned(row, .result), attrs: row.bytes(.attrs).map { String(decoding: $0, as: UTF8.self) },
+            cause: interned(row, .cause), task: fields.task, identifier: interned(row, .identifier),
+            call: fields.call.map { String(decoding: $0, as: UTF8.self) }, success: fields.success,
+            result: interned(row, .result), attrs: fields.attrs.map { String(decoding: $0, as: UTF8.self) },
             rowID: row.rowID)
     }
 

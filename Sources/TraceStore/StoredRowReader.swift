@@ -36,6 +36,10 @@ struct StoredRowReader {
     /// Where each of those packs ends in `packed`: each is decoded from its own start.
     private var packEnds: [Int] = []
     private var unpacked: [StoredEventValues] = []
+    /// What a new slot of `unpacked` holds before a record is decoded into it.
+    private static var unread: StoredEventValues {
+        StoredEventValues(rowID: 0, ts: 0, contextID: 0, name: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
 
     init(db: Database, devices: Store.DeviceSelection) throws {
         let groups = devices.nameGroups ?? [[]]
@@ -124,31 +128,36 @@ struct StoredRowReader {
     ) throws -> Int? {
         let range = EventIdentity.launchStart(id) ..< EventIdentity.launchEnd(id)
         return try packed.withUnsafeBytes { bytes -> Int? in
-            unpacked.removeAll(keepingCapacity: true)
+            // The slots of `unpacked` are reused launch after launch: each record is decoded into
+            // the next one, whatever it held, and the array grows only past its largest launch.
+            var count = 0
             var sorted = true
             var start = 0
             for end in packEnds {
                 var decoder = EventPackDecoder(UnsafeRawBufferPointer(rebasing: bytes[start ..< end]))
                 start = end
                 do {
-                    while let values = try decoder.next() {
-                        guard range.contains(values.rowID) else { return nil }
-                        if let last = unpacked.last, last.rowID >= values.rowID { sorted = false }
-                        unpacked.append(values)
+                    while true {
+                        if count == unpacked.count { unpacked.append(Self.unread) }
+                        guard try decoder.next(into: &unpacked[count]) else { break }
+                        let rowID = unpacked[count].rowID
+                        guard range.contains(rowID) else { return nil }
+                        if count > 0, unpacked[count - 1].rowID >= rowID { sorted = false }
+                        count += 1
                     }
                 } catch {
                     return nil
                 }
             }
-            guard unpacked.count == expected else { return nil }
+            guard count == expected, count > 0 else { return nil }
             if !sorted {
-                unpacked.sort { $0.rowID < $1.rowID }
-                guard zip(unpacked, unpacked.dropFirst()).allSatisfy({ $0.rowID < $1.rowID }) else { return nil }
+                unpacked[..<count].sort { $0.rowID < $1.rowID }
+                guard (1 ..< count).allSatisfy({ unpacked[$0 - 1].rowID < unpacked[$0].rowID }) else { return nil }
             }
-            guard let first = unpacked.first else { return nil }
-            let launch = StoredLaunch(id: id, device: device, name: name, context: contexts.byID[first.contextID])
-            for values in unpacked { try body(StoredRow(values, launch: launch, contexts: contexts)) }
-            return unpacked.count
+            let launch = StoredLaunch(
+                id: id, device: device, name: name, firstContextID: unpacked[0].contextID, contexts: contexts)
+            for index in 0 ..< count { try body(StoredRow(unpacked[index], launch: launch)) }
+            return count
         }
     }
 
@@ -163,27 +172,34 @@ struct StoredRowReader {
         var count = 0
         while try Self.step(stmt, reading: "events for replay") {
             let values = Self.values(stmt)
-            let current = launch ?? StoredLaunch(id: id, device: device, name: name, context: contexts.byID[values.contextID])
+            let current = launch ?? StoredLaunch(
+                id: id, device: device, name: name, firstContextID: values.contextID, contexts: contexts)
             launch = current
             count += 1
-            try body(StoredRow(values, launch: current, contexts: contexts))
+            try body(StoredRow(values, launch: current))
         }
         return count
     }
 
     /// The values of the event row `stmt` stands on.
     private static func values(_ stmt: OpaquePointer) -> StoredEventValues {
-        StoredEventValues(
+        var values = StoredEventValues(
             rowID: sqlite3_column_int64(stmt, EventColumn.rowID), ts: sqlite3_column_int64(stmt, EventColumn.ts),
             contextID: sqlite3_column_int64(stmt, EventColumn.context),
-            name: text(stmt, EventColumn.event) ?? UnsafeRawBufferPointer(start: nil, count: 0),
-            seq: ExactStatement.integer(stmt, EventColumn.seq),
-            mono: sqlite3_column_type(stmt, EventColumn.mono) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, EventColumn.mono),
-            task: ExactStatement.integer(stmt, EventColumn.task),
-            success: ExactStatement.integer(stmt, EventColumn.success).map { $0 != 0 },
-            phase: text(stmt, EventColumn.phase), reason: text(stmt, EventColumn.reason), cause: text(stmt, EventColumn.cause),
-            identifier: text(stmt, EventColumn.identifier), call: text(stmt, EventColumn.call),
-            result: text(stmt, EventColumn.result), attrs: text(stmt, EventColumn.attrs))
+            name: text(stmt, EventColumn.event) ?? UnsafeRawBufferPointer(start: nil, count: 0))
+        values.fields.seq = ExactStatement.integer(stmt, EventColumn.seq)
+        values.fields.mono = sqlite3_column_type(stmt, EventColumn.mono) == SQLITE_NULL
+            ? nil : sqlite3_column_double(stmt, EventColumn.mono)
+        values.fields.task = ExactStatement.integer(stmt, EventColumn.task)
+        values.fields.success = ExactStatement.integer(stmt, EventColumn.success).map { $0 != 0 }
+        values.fields.phase = text(stmt, EventColumn.phase)
+        values.fields.reason = text(stmt, EventColumn.reason)
+        values.fields.cause = text(stmt, EventColumn.cause)
+        values.fields.identifier = text(stmt, EventColumn.identifier)
+        values.fields.call = text(stmt, EventColumn.call)
+        values.fields.result = text(stmt, EventColumn.result)
+        values.fields.attrs = text(stmt, EventColumn.attrs)
+        return values
     }
 
     /// The UTF-8 bytes of a text column (nil for NULL), valid until the statement steps again.

@@ -25,7 +25,8 @@ import TraceSynth
             let text = { (column: StoredRow.TextColumn) in row.bytes(column).map { String(decoding: $0, as: UTF8.self) } }
             events.append(ReadEvent(
                 device: row.launch.device, launch: row.launch.name, name: text(.event) ?? "", process: row.launch.process,
-                rowID: row.rowID, ts: row.ts.microseconds, seq: row.seq, task: row.task, mono: row.mono, success: row.success,
+                rowID: row.rowID, ts: row.fields.ts.microseconds, seq: row.fields.seq, task: row.fields.task,
+                mono: row.fields.mono, success: row.fields.success,
                 texts: [.phase, .reason, .cause, .identifier, .call, .result, .attrs].map(text)))
         }
         return events
@@ -232,8 +233,9 @@ import TraceSynth
             variant.withUnsafeBytes { raw in
                 var decoder = EventPackDecoder(raw)
                 var records = 0
+                var values = StoredEventValues(rowID: 0, ts: 0, contextID: 0, name: UnsafeRawBufferPointer(start: nil, count: 0))
                 do {
-                    while try decoder.next() != nil { records += 1 }
+                    while try decoder.next(into: &values) { records += 1 }
                     if records == 40 { decodedWhole += 1 }
                 } catch {}
             }

@@ -83,7 +83,7 @@ struct StoreReplay {
                     os: context?.os, model: context?.model)
                 serial = builder?.beginLaunch(header) ?? 0
             }
-            guard let event = builder?.event(Self.fields(row), launch: serial) else { return }
+            guard let event = builder?.event(row.fields, launch: serial) else { return }
             if event.seq == nil || !unsequenced.isEmpty {
                 // Events without seq sort by time among their launch (trace format: "else of ts").
                 unsequenced.append(event)
@@ -114,14 +114,6 @@ struct StoreReplay {
             if let count = builder?.count, count >= StoreReplay.chunkSize, let batch = builder?.take() {
                 queue.push(.batch(batch), weight: count)
             }
-        }
-
-        private static func fields(_ row: StoredRow) -> RawEventFields {
-            RawEventFields(
-                ts: row.ts, mono: row.mono, seq: row.seq, task: row.task, rowID: row.rowID, success: row.success,
-                name: row.bytes(.event) ?? UnsafeRawBufferPointer(start: nil, count: 0), phase: row.bytes(.phase),
-                reason: row.bytes(.reason), cause: row.bytes(.cause), identifier: row.bytes(.identifier),
-                call: row.bytes(.call), result: row.bytes(.result), attrs: row.bytes(.attrs), kind: row.kind)
         }
     }
 }
