@@ -121,9 +121,15 @@ struct StoreReplay {
 extension StoreReplay {
     /// The launches (device and launch names) whose last event lies in a file that was cut
     /// short (`files.truncated`): the replay reports the work they left open as cut short.
+    ///
+    /// Asked only of a store with a cut file: the question looks up every launch's last event,
+    /// a tenth of a second for 60,000 launches, before the replay can begin.
     func cutShortLaunches() throws -> [(device: String, launch: String)] {
         try store.read { db in
-            try (devices.nameGroups ?? [[]]).flatMap { names in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM files WHERE truncated = 1)") == true else {
+                return []
+            }
+            return try (devices.nameGroups ?? [[]]).flatMap { names in
                 let filter = devices == .all ? "" : "AND d.name IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
                 return try Row.fetchAll(db, sql: """
                     SELECT d.name AS device, l.name AS launch
