@@ -120,7 +120,7 @@ struct StoredEventValues {
     var fields: RawEventFields
     var contextID: Int64
     /// The row id (always read, so never nil in ``fields``).
-    let rowID: Int64
+    var rowID: Int64
 
     init(rowID: Int64, ts: Int64, contextID: Int64, name: UnsafeRawBufferPointer) {
         self.rowID = rowID
