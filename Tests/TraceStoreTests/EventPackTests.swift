@@ -90,6 +90,35 @@ import TraceSynth
         #expect(packed.contains { $0.name == "com.example.custom" }, "a name no kind has is packed as its text")
     }
 
+    /// The reader decodes each event into a slot that held another event before (its array is
+    /// reused launch after launch): an event with none of the optional fields, read after one
+    /// with all of them, must come out with none, and a name packed as text with no kind.
+    @Test func anEventReadIntoAReusedSlotKeepsNothingOfTheOneBefore() throws {
+        let db = try TemporaryDatabase()
+        try Self.ingest(db.store, sha: "a", [
+            Event(ts: Timestamp(microseconds: 0), device: "D1", launch: "full", name: "bgtask.submit", seq: 0, mono: 1.5,
+                  app: "com.example.news", phase: "begin", reason: "system", cause: "fetch", task: 7, identifier: "refresh",
+                  call: "c1", success: true, result: "newData", attrs: #"{"type":"refresh"}"#),
+            Event(ts: Timestamp(microseconds: 10), device: "D1", launch: "bare", name: "com.example.custom", seq: 0),
+        ])
+        var read: [(launch: String, kind: EventKind?, fields: [String])] = []
+        try db.store.forEachRow { row in
+            let f = row.fields
+            var texts: [String] = [f.phase, f.reason, f.cause, f.identifier, f.call, f.result, f.attrs].map {
+                $0.map { String(decoding: $0, as: UTF8.self) } ?? "nil"
+            }
+            texts.append(f.mono.map { "\($0)" } ?? "nil")
+            texts.append(f.task.map { "\($0)" } ?? "nil")
+            texts.append(f.success.map { "\($0)" } ?? "nil")
+            read.append((row.launch.name, f.kind, texts))
+        }
+        try #require(read.count == 2)
+        #expect(read[0].launch == "full" && read[0].kind == .bgtaskSubmit)
+        #expect(read[0].fields == ["begin", "system", "fetch", "refresh", "c1", "newData", #"{"type":"refresh"}"#, "1.5", "7", "true"])
+        #expect(read[1].launch == "bare" && read[1].kind == nil, "a name packed as its text has no kind, whatever the slot held")
+        #expect(read[1].fields == Array(repeating: "nil", count: 10))
+    }
+
     @Test func theReplayReadsThePacks() throws {
         let db = try Self.varied()
         try db.store.write { db in
