@@ -1,3 +1,5 @@
+import TraceModel
+
 /// A field whose values the trace format lists, which a newer logger may extend: the listed
 /// values are cases a check can compare and switch over, and any other text is kept as
 /// `.other` with its number in the device's ``TextTable``, so that nothing is lost and a message
@@ -26,7 +28,7 @@ extension OpenSet {
     init(utf8 bytes: UnsafeRawBufferPointer, texts: inout TextTableFeed) {
         for (listedText, value) in Self.listed where listedText.utf8.count == bytes.count {
             var listed = listedText
-            guard listed.withUTF8({ UnsafeRawBufferPointer($0).elementsEqual(bytes) }) else { continue }
+            guard listed.withUTF8({ SameBytes.equal(UnsafeRawBufferPointer($0), bytes) }) else { continue }
             self = value
             return
         }

@@ -22,7 +22,7 @@ public struct TextTableFeed: TextNumbering {
 
     /// The number of the text whose UTF-8 bytes these are, given it if it is new.
     public mutating func id(utf8 bytes: UnsafeRawBufferPointer) -> TextID {
-        let (found, slot) = slots.find(hash: FNV1a.hash(bytes)) { texts[Int($0)].elementsEqual(bytes) }
+        let (found, slot) = slots.find(hash: FNV1a.hash(bytes)) { SameBytes.equal(texts[Int($0)], bytes) }
         if let found { return TextID(index: found) }
         // Saturate rather than trap on input, as ``TextTable/id(_:)`` does.
         let number = UInt32(truncatingIfNeeded: min(texts.count, Int(UInt32.max - 1)))

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The event names of trace format v1.1, as a closed set the replay can switch over quickly.
 /// Names it does not know map to ``other`` and are passed over by every rule. An ``Event`` keeps
 /// its kind rather than its name's text (see ``Event/name``).
@@ -99,19 +93,9 @@ private struct EventKindTable: Sendable {
     func lookup(_ bytes: UnsafeRawBufferPointer) -> EventKind {
         var index = FNV1a.hash(bytes) & mask
         while let candidate = names[index] {
-            if Self.equal(candidate, bytes) { return kinds[index] }
+            if SameBytes.equal(candidate, bytes) { return kinds[index] }
             index = (index + 1) & mask
         }
         return .other
-    }
-
-    /// Lengths, then `memcmp`: the generic `elementsEqual` took a third of a lookup, which is made
-    /// for every event a replay reads.
-    private static func equal(_ name: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard name.count == bytes.count else { return false }
-        return name.withUnsafeBytes { name in
-            guard let left = name.baseAddress, let right = bytes.baseAddress else { return name.count == 0 }
-            return memcmp(left, right, name.count) == 0
-        }
     }
 }

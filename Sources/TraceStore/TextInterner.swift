@@ -24,7 +24,7 @@ struct TextInterner {
     mutating func string(_ bytes: UnsafeRawBufferPointer) -> String {
         guard bytes.count <= maxBytes else { return String(decoding: bytes, as: UTF8.self) }
         let index = FNV1a.hash(bytes) & mask
-        if let slot = slots[index], slot.bytes.elementsEqual(bytes) { return slot.string }
+        if let slot = slots[index], SameBytes.equal(slot.bytes, bytes) { return slot.string }
         let string = String(decoding: bytes, as: UTF8.self)
         // A collision simply replaces the older text: this is a cache, not a set.
         slots[index] = Slot(bytes: Array(bytes), string: string)
