@@ -185,7 +185,7 @@ public final class DerivedStage: @unchecked Sendable {
             for table in tables.all { try db.execute(sql: "DROP TABLE \(table)") }
             try db.execute(sql: "DELETE FROM derived_stages WHERE stage = ?", arguments: [name])
         }
-        try DerivedTables.linkFindings(db, runID: runID)
+        try DerivedTables.linkFindings(db, runID: runID, devices: devices)
     }
 
     /// The transaction that published the stage committed.
