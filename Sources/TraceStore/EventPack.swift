@@ -190,7 +190,7 @@ final class EventPackEncoder {
 }
 
 /// Reads the records of packed events, checking every length against the bytes there are:
-/// `next` returns nil at the end and throws ``Malformed`` on bytes this build did not write.
+/// `next(into:)` returns false at the end and throws ``Malformed`` on bytes this build did not write.
 struct EventPackDecoder {
     struct Malformed: Error {}
 
