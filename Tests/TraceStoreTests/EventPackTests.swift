@@ -119,6 +119,39 @@ import TraceSynth
         #expect(read[1].fields == Array(repeating: "nil", count: 10))
     }
 
+    /// A launch whose pack breaks off half-way, read between two launches from their packs: the
+    /// reader stops decoding into its reused slots, reads that launch's rows, and goes on with
+    /// the next launch's pack; nothing of the launch read before (extreme values, NUL, a long
+    /// text) shows in either.
+    @Test func aPackBrokenOffBetweenGoodOnesGivesWayToItsRowsAlone() throws {
+        let db = try TemporaryDatabase()
+        let long = String(repeating: "é", count: 2000)
+        let before = (0 ..< 50).map { (index: Int) -> Event in
+            let even = index % 2 == 0
+            let mono: Double = even ? .infinity : -0.0
+            let task: Int64 = even ? .min : .max
+            return Self.event(Int64(index), "bgtask.submit", launch: "before", ts: Int64(index), mono: mono, task: task,
+                              success: true, identifier: "a\u{0}b\(index)", attrs: long)
+        }
+        let broken = (0 ..< 20).map { Self.event(Int64($0), launch: "broken", ts: 1000 + Int64($0)) }
+        let after = (0 ..< 5).map { Self.event(Int64($0), "suspend", launch: "after", ts: 2000 + Int64($0)) }
+        try Self.ingest(db.store, sha: "a", before + broken + after)
+        try db.store.write { db in
+            try db.execute(sql: """
+                UPDATE event_packs SET packed = substr(packed, 1, length(packed) / 2)
+                WHERE launch_id = (SELECT id FROM launch_rows WHERE name = 'broken')
+                """)
+        }
+        let read = try Self.read(db.store)
+        try db.store.write { try $0.execute(sql: "DELETE FROM event_packs") }
+        let rows = try Self.read(db.store)
+        #expect(read.count == 75)
+        #expect(read == rows, "the broken launch from its rows, the others from their packs, all as the rows give them")
+        let others = read.filter { $0.launch != "before" }
+        let bare = others.filter { event in event.mono == nil && event.task == nil && !event.texts.contains { $0 != nil } }
+        #expect(bare.count == 25, "no value of the launch before in the launches after it")
+    }
+
     @Test func theReplayReadsThePacks() throws {
         let db = try Self.varied()
         try db.store.write { db in
