@@ -22,6 +22,7 @@ public final class DerivedRows {
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private var used = 0
     @exclusivity(unchecked) private var rowsHeld = 0
+    private var findingCounts = LaunchFindingCounts()
 
     /// `chunk` receives every `chunkBytes` or so of rows, in order, and the rest at ``flush()``.
     public init(chunkBytes: Int = 1 << 21, chunk: @escaping (DerivedChunk) throws -> Void) {
@@ -46,8 +47,20 @@ public final class DerivedRows {
     }
 
     public func append(_ record: borrowing LaunchRecord) throws {
-        DerivedRow.Encoder(rows: self).encode(record)
+        let findings = findingCounts.writing(number: record.number, device: record.device, launch: record.launch)
+        DerivedRow.Encoder(rows: self).encode(record, findings: findings)
         try added()
+    }
+
+    /// Counts a finding of the run in its launch's row (see ``LaunchFindingCounts``): the rows of
+    /// that launch written before it are corrected.
+    public func found(device: String, launch: String) throws {
+        let (rows, count) = findingCounts.found(device: device, launch: launch)
+        for number in rows {
+            DerivedRow.Encoder(rows: self).encodeCorrection(launch: number, findings: count)
+            rowsHeld += 1
+        }
+        if used >= chunkBytes { try flush() }
     }
 
     public func append(_ record: borrowing IntervalRecord) throws {
@@ -154,7 +167,7 @@ public final class DerivedRows {
 /// Encoded rows handed over by ``DerivedRows``, in order: each a 4-byte length, then its bytes.
 public struct DerivedChunk: Sendable {
     public let bytes: [UInt8]
-    /// How many rows it holds.
+    /// How many rows it holds (a corrected count of findings is one).
     public let rows: Int
 }
 
@@ -176,6 +189,8 @@ public enum DerivedRowsError: Error, CustomStringConvertible {
 enum DerivedRow {
     enum Table: UInt8 {
         case launches = 1, intervals, tasks, requests
+        /// Not a row of its own: a launch's count of findings, corrected (``LaunchFindingCounts``).
+        case launchFindings
     }
 
     enum Value: UInt8 {
@@ -198,7 +213,7 @@ enum DerivedRow {
             self.rows = rows
         }
 
-        func encode(_ r: borrowing LaunchRecord) {
+        func encode(_ r: borrowing LaunchRecord, findings: Int) {
             let start = rows.beginRow(.launches)
             launch(r.number)
             rows.put(Value.run.rawValue)
@@ -221,6 +236,15 @@ enum DerivedRow {
             real(r.suspendedSeconds)
             rows.put(periods: r.backgroundPeriods)
             integer(r.logCutShort ? 1 : 0)
+            integer(Int64(findings))
+            rows.endRow(start)
+        }
+
+        /// A launch's row written before all of its findings were counted, and its count now.
+        func encodeCorrection(launch number: Int, findings: Int) {
+            let start = rows.beginRow(.launchFindings)
+            launch(number)
+            integer(Int64(findings))
             rows.endRow(start)
         }
 

@@ -102,11 +102,18 @@ public final class DerivedStage: @unchecked Sendable {
         rows += chunk.rows
     }
 
-    /// Writes `records` (for a caller with few, and tests).
-    public func write(_ records: [DerivedRecord]) throws {
+    /// Writes `records` (for a caller with few, and tests), each launch's row counting the
+    /// run's `findings` of its launch (handed over, as a replay would, with its device's).
+    public func write(_ records: [DerivedRecord], findings: [Finding] = []) throws {
         var chunks: [DerivedChunk] = []
         let encoder = DerivedRows { chunks.append($0) }
-        for record in records { try encoder.append(record) }
+        var unsent = Dictionary(grouping: findings, by: \.device)
+        for record in records {
+            if case .launch(let launch) = record, let found = unsent.removeValue(forKey: launch.device) {
+                for finding in found { try encoder.found(device: finding.device, launch: finding.launch) }
+            }
+            try encoder.append(record)
+        }
         try encoder.flush()
         for chunk in chunks { try write(chunk) }
     }
@@ -185,7 +192,7 @@ public final class DerivedStage: @unchecked Sendable {
             for table in tables.all { try db.execute(sql: "DROP TABLE \(table)") }
             try db.execute(sql: "DELETE FROM derived_stages WHERE stage = ?", arguments: [name])
         }
-        try DerivedTables.linkFindings(db, runID: runID, devices: devices)
+        try DerivedTables.linkExplanations(db, runID: runID)
     }
 
     /// The transaction that published the stage committed.
@@ -196,7 +203,8 @@ public final class DerivedStage: @unchecked Sendable {
     // The columns copied as they are (ids, runs, findings and launches are mapped).
     private static let launchColumns = """
         device, launch, app, app_version, os, model, process, first_ts, last_ts, started, cause, ended, end_reason,
-        end_state, foreground_seconds, background_seconds, suspended_seconds, background_periods, log_cut_short
+        end_state, foreground_seconds, background_seconds, suspended_seconds, background_periods, log_cut_short,
+        findings
         """
     private static let intervalColumns = """
         callback, scene, begin_ts, end_ts, outcome, seconds, budget, budget_seconds, over_budget

@@ -149,6 +149,8 @@ enum DerivedTables {
         let runID: Int64
         /// By ``DerivedRow/Table`` raw value.
         private let inserts: [Insert?]
+        /// A launch's count of findings corrected (``DerivedRow/Table/launchFindings``).
+        private let correction: Statement
 
         init(_ db: Database, tables: DerivedStage.Tables, launchOffset: Int64, findingOffset: Int64, runID: Int64) throws {
             self.launchOffset = launchOffset
@@ -171,8 +173,8 @@ enum DerivedTables {
                 try insert(tables.launches, """
                     id, run_id, device, launch, app, app_version, os, model, process, first_ts, last_ts, started, cause,
                     ended, end_reason, end_state, foreground_seconds, background_seconds, suspended_seconds,
-                    background_periods, log_cut_short
-                    """, count: 21),
+                    background_periods, log_cut_short, findings
+                    """, count: 22),
                 try insert(tables.intervals, """
                     launch_id, callback, scene, begin_ts, end_ts, outcome, seconds, budget, budget_seconds, over_budget
                     """, count: 10),
@@ -185,21 +187,29 @@ enum DerivedTables {
                     outcome, error, ended_ts, ran_in, task, wait_seconds
                     """, count: 13),
             ]
+            correction = try db.cachedStatement(sql: "UPDATE \(tables.launches) SET findings = ?2 WHERE id = ?1")
         }
 
         /// Inserts the rows of a chunk, table by table, each table's in their order.
         func write(_ chunk: DerivedChunk) throws {
             try chunk.bytes.withUnsafeBytes { bytes in
-                // Where each row's bytes are, per table.
+                // Where each row's bytes are, per table; and the corrected counts of findings,
+                // made after their launch's row (in this chunk or one before).
                 var rows = Array(repeating: [Range<Int>](), count: inserts.count)
+                var corrections: [Range<Int>] = []
                 var offset = 0
                 while offset < bytes.count {
                     guard bytes.count - offset >= 5 else { throw DerivedRowsError.unreadable(0) }
                     let length = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
                     guard length >= 1, bytes.count - offset - 4 >= length else { throw DerivedRowsError.unreadable(0) }
                     let tag = Int(bytes[offset + 4])
-                    guard tag < inserts.count, inserts[tag] != nil else { throw DerivedRowsError.unreadable(0) }
-                    rows[tag].append((offset + 5) ..< (offset + 4 + length))
+                    let row = (offset + 5) ..< (offset + 4 + length)
+                    if tag == DerivedRow.Table.launchFindings.rawValue {
+                        corrections.append(row)
+                    } else {
+                        guard tag < inserts.count, inserts[tag] != nil else { throw DerivedRowsError.unreadable(0) }
+                        rows[tag].append(row)
+                    }
                     offset += 4 + length
                 }
                 // Where background periods are written as JSON, reused row after row.
@@ -225,6 +235,11 @@ enum DerivedTables {
                         try step(insert.single.sqliteStatement)
                         next += 1
                     }
+                }
+                for row in corrections {
+                    try bind(UnsafeRawBufferPointer(rebasing: bytes[row]), to: correction.sqliteStatement,
+                             from: 0, columns: 2, json: &json)
+                    try step(correction.sqliteStatement)
                 }
             }
         }
@@ -314,23 +329,10 @@ enum DerivedTables {
         }
     }
 
-    /// What a launch's row takes from the run's findings, once they and the rows are published:
-    /// how many findings landed on the launch, and the finding named as the explanation of how it
-    /// ended (the cause of a `termination-explained` finding).
-    ///
-    /// For a run of every device, the counts are joined to the launches as SQLite scans them,
-    /// through an index it makes of the counts (`+` keeps it off `launches(device)`): looking
-    /// each count's launch up among its device's, row by row, took 0.4 s for the 27,702 findings
-    /// of the field-like benchmark, at the end of the check, against 0.19 s. A run of some devices
-    /// looks its few counts up, rather than scan every launch of the store.
-    static func linkFindings(_ db: Database, runID: Int64, devices: Store.DeviceSelection) throws {
-        let device = devices == .all ? "+launches.device" : "launches.device"
-        try db.execute(sql: """
-            UPDATE launches SET findings = counted.findings
-            FROM (SELECT device, launch, count(*) AS findings FROM findings WHERE run_id = ?1 GROUP BY device, launch)
-                AS counted
-            WHERE launches.run_id = ?1 AND \(device) = counted.device AND launches.launch = counted.launch
-            """, arguments: [runID])
+    /// What a launch's row takes from the run's findings once they and the rows are published:
+    /// the finding named as the explanation of how it ended (the cause of a `termination-explained`
+    /// finding). Its count of findings was written with the row (``LaunchFindingCounts``).
+    static func linkExplanations(_ db: Database, runID: Int64) throws {
         try db.execute(sql: """
             UPDATE launches SET explained_by = explained.cause, explained_by_rule = explained.rule
             FROM (SELECT f.device, f.launch, c.id AS cause, c.rule FROM findings f JOIN findings c ON c.id = f.explained_by

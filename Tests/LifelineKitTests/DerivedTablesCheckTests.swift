@@ -20,6 +20,12 @@ import TraceSynth
         return (workspace, store)
     }()
 
+    /// Launches whose count of findings is not that of their device and launch id.
+    static let launchesMiscounted = """
+        SELECT count(*) FROM launches l
+        WHERE l.findings != (SELECT count(*) FROM findings f WHERE f.device = l.device AND f.launch = l.launch)
+        """
+
     static func integer(_ sql: String, in store: Store = checked.store) throws -> Int {
         try store.read { try Int.fetchOne($0, sql: sql) ?? -1 }
     }
@@ -29,6 +35,7 @@ import TraceSynth
         #expect(try Self.integer("SELECT count(*) FROM (SELECT device, launch FROM launches GROUP BY 1, 2 HAVING count(*) > 1)") == 0)
         // Every finding landed on a launch the table holds, and each launch counts its own.
         #expect(try Self.integer("SELECT sum(findings) FROM launches") == (try Self.integer("SELECT count(*) FROM findings")))
+        #expect(try Self.integer(Self.launchesMiscounted) == 0)
         #expect(try Self.integer("""
             SELECT count(*) FROM findings f WHERE NOT EXISTS (SELECT 1 FROM launches l WHERE l.device = f.device AND l.launch = f.launch)
             """) == 0)
@@ -98,6 +105,7 @@ import TraceSynth
             WHERE t.finding_id IS NOT NULL AND (f.id IS NULL OR f.rule != t.finding_rule)
             """, in: store) == 0)
         #expect(try Self.integer("SELECT sum(findings) FROM launches", in: store) == (try Self.integer("SELECT count(*) FROM findings", in: store)))
+        #expect(try Self.integer(Self.launchesMiscounted, in: store) == 0)
         // Without recording, nothing is written, and what was derived stays.
         var dry = CheckOptions()
         dry.record = false

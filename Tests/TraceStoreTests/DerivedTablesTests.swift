@@ -64,7 +64,7 @@ import TraceModel
             launch(0, device: "D1", launch: "A"), launch(1, device: "D1", launch: "B", ended: .logEnded),
             task(launch: 2, task: 1, finding: 3, rule: "background-task-not-ended"), launch(2, device: "D2", launch: "C"),
             request(launch: 2, ranIn: nil),
-        ])
+        ], findings: findings)
         return (findings, stage)
     }
 
@@ -129,6 +129,42 @@ import TraceModel
             try ["launches", "intervals", "tasks", "requests"].map { try Int.fetchOne(database, sql: "SELECT count(*) FROM \($0)") }
         }
         #expect(left == [0, 0, 0, 0])
+    }
+
+    /// A launch's row counts the findings of its device and launch id, as a `GROUP BY` of the
+    /// findings would, whenever they come: before the row is written, after it (in the same chunk
+    /// or a later one), or when two rows share the id. A finding of a launch with no row counts
+    /// nowhere, and the next device starts from nothing.
+    @Test func eachLaunchCountsItsFindingsWhenTheyCome() throws {
+        let db = try TemporaryDatabase()
+        let stage = try DerivedStage(store: db.store)
+        let rows = DerivedRows(chunkBytes: 64) { try stage.write($0) }
+        var findings: [Finding] = []
+        func found(_ device: String, _ launch: String) throws {
+            findings.append(Self.finding("background-task-not-ended", device: device, launch: launch, at: 5))
+            try rows.found(device: device, launch: launch)
+        }
+        try found("D1", "A")
+        try rows.append(Self.launch(0, device: "D1", launch: "A"))
+        try found("D1", "A")
+        try rows.append(Self.launch(1, device: "D1", launch: "B", ended: .superseded))
+        try rows.append(Self.launch(2, device: "D1", launch: "A", ended: .logEnded))
+        try found("D1", "A")
+        try found("D1", "gone")
+        try found("D2", "A")
+        try rows.append(Self.launch(3, device: "D2", launch: "A"))
+        try rows.append(Self.launch(4, device: "D3", launch: "C"))
+        try rows.flush()
+        try db.store.saveRun(Self.run(devices: 3), devices: .all, findings: findings, derived: stage)
+        try db.store.read { database in
+            let counts = try Int.fetchAll(database, sql: "SELECT findings FROM launches ORDER BY id")
+            #expect(counts == [3, 0, 3, 1, 0])
+            let grouped = try Int.fetchAll(database, sql: """
+                SELECT (SELECT count(*) FROM findings f WHERE f.device = l.device AND f.launch = l.launch)
+                FROM launches l ORDER BY l.id
+                """)
+            #expect(counts == grouped)
+        }
     }
 
     /// Rows go to the stage a few at a time (one larger than a chunk) and come back whole, in

@@ -47,18 +47,19 @@ public struct Analyzer: Sendable {
         let recorded = FindingLog()
         let reported = options.reportsAll ? recorded : FindingLog()
         var failure: FindingLogError?
+        // The derived tables' rows, from the same replay, written beside it into a stage that the
+        // run's transaction publishes with the findings; each launch's row counts its findings.
+        let staging = options.record ? DerivedStaging(store: store, devices: devicesToReplay) : nil
         func keep(_ finding: Finding) {
             guard failure == nil else { return }
             do {
                 try recorded.append(finding)
+                staging?.found(finding)
                 if reported !== recorded, options.reports(finding), launchApps?.takes(finding) ?? true {
                     try reported.append(finding)
                 }
             } catch { failure = error }
         }
-        // The derived tables' rows, from the same replay, written beside it into a stage that the
-        // run's transaction publishes with the findings.
-        let staging = options.record ? DerivedStaging(store: store, devices: devicesToReplay) : nil
         var devices = 0
         var replayed = 0
         let replayer = DeviceReplayPool(

@@ -87,6 +87,12 @@ final class DerivedStaging: DerivedRecordSink {
         do { try rows.append(record) } catch { failure = error }
     }
 
+    /// A finding of the run, counted in its launch's row.
+    func found(_ finding: borrowing Finding) {
+        guard failure == nil, let rows else { return }
+        do { try rows.found(device: finding.device, launch: finding.launch) } catch { failure = error }
+    }
+
     /// After the replay: hands over the last rows, waits for the writing thread, and returns the
     /// stage to publish (nil when the replay made no record).
     func finish() throws -> DerivedStage? {
