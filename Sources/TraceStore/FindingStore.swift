@@ -91,8 +91,8 @@ extension Store {
                 try ExactStatement.execute(insert, [
                     .integer(runID), .text(finding.rule), .text(finding.category.rawValue),
                     .text(finding.severity.rawValue), .text(finding.device), .text(finding.launch),
-                    .integer(finding.ts.microseconds), .text(Self.jsonArray(finding.events.map(\.rowID))),
-                    .text(Self.jsonArray(finding.events.map(\.seq))), .text(finding.budget),
+                    .integer(finding.ts.microseconds), .text(Self.jsonArray(finding.events.lazy.map(\.rowID))),
+                    .text(Self.jsonArray(finding.events.lazy.map(\.seq))), .text(finding.budget),
                     .real(finding.budgetSeconds), .real(finding.measured), .text(finding.unit),
                     .text(finding.message), .integer(explainedBy), .text(Self.factors(finding.factors)),
                 ])
@@ -125,16 +125,38 @@ extension Store {
     /// NULL when there are none (see the v7 migration).
     static func factors(_ factors: [Finding.Factor]) -> String? {
         guard !factors.isEmpty else { return nil }
-        let objects = factors.map { factor in
-            let share = factor.share.isFinite ? "\(factor.share)" : "null"
-            return "{\"kind\":\"\(factor.kind.rawValue)\",\"share\":\(share),"
-                + "\"event_ids\":\(jsonArray(factor.evidence.map(\.rowID))),"
-                + "\"event_seqs\":\(jsonArray(factor.evidence.map(\.seq)))}"
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        for (index, factor) in factors.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: "{\"kind\":\"\(factor.kind.rawValue)\",\"share\":".utf8)
+            bytes.append(contentsOf: (factor.share.isFinite ? "\(factor.share)" : "null").utf8)
+            bytes.append(contentsOf: ",\"event_ids\":".utf8)
+            appendArray(factor.evidence.lazy.map(\.rowID), to: &bytes)
+            bytes.append(contentsOf: ",\"event_seqs\":".utf8)
+            appendArray(factor.evidence.lazy.map(\.seq), to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
         }
-        return "[" + objects.joined(separator: ",") + "]"
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func jsonArray(_ values: [Int64?]) -> String {
-        "[" + values.map { $0.map(String.init) ?? "null" }.joined(separator: ",") + "]"
+    /// `[1,null,3]`, written as bytes: made twice for each of a check's findings, in the
+    /// transaction that saves them, it took a tenth of that transaction's time as strings joined.
+    private static func jsonArray(_ values: some Sequence<Int64?>) -> String {
+        var bytes: [UInt8] = []
+        appendArray(values, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func appendArray(_ values: some Sequence<Int64?>, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "["))
+        var first = true
+        for value in values {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            // A small string: written without allocating.
+            if let value { bytes.append(contentsOf: String(value).utf8) } else { bytes.append(contentsOf: "null".utf8) }
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 }
