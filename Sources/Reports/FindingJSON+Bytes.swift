@@ -8,7 +8,7 @@ extension JSONReport.FindingJSON {
     }
 
     /// The members in `JSONEncoder`'s sorted order.
-    private func write(to json: inout JSONBytes) {
+    func write(to json: inout JSONBytes) {
         json.beginObject()
         if let budget { json.key("budget"); json.string(budget) }
         if let budgetSeconds { json.key("budgetSeconds"); json.number(budgetSeconds) }

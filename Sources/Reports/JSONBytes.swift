@@ -26,10 +26,20 @@ struct JSONBytes {
     mutating func beginArray() { open(UInt8(ascii: "[")) }
     mutating func endArray() { close(UInt8(ascii: "]")) }
 
-    /// Starts a member of the open object: its key; the value comes next.
-    mutating func key(_ name: String) {
+    /// Empties the bytes, keeping their room, for the next value at `depth`.
+    mutating func reuse(depth: Int) {
+        bytes.removeAll(keepingCapacity: true)
+        empty.removeAll(keepingCapacity: true)
+        self.depth = depth
+    }
+
+    /// Starts a member of the open object: its key, a name of this code's that needs no escape
+    /// (checked by the tests that hold the text to the encoder's); the value comes next.
+    mutating func key(_ name: StaticString) {
         separate()
-        quoted(name)
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
         if pretty { bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20]) } else { bytes.append(UInt8(ascii: ":")) }
     }
 

@@ -98,16 +98,23 @@ public enum JSONReport {
     }
 
     public static func render(_ report: CheckReport) throws -> String {
-        var text = ""
-        try write(report) { text += $0 }
-        return text
+        var bytes: [UInt8] = []
+        try write(report) { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Writes the report as one JSON document, in pieces, so that findings are read from their
-    /// log one at a time rather than all held: the document is encoded with a marker in place
-    /// of the findings, and each finding, encoded alone, is written where the marker was,
+    /// Writes the report as one JSON document, in pieces of UTF-8, so that findings are read from
+    /// their log one at a time rather than all held: the document is encoded with a marker in
+    /// place of the findings, and each finding, encoded alone, is written where the marker was,
     /// indented to its depth. The text is the same as encoding the whole document at once.
-    public static func write(_ report: CheckReport, to output: (String) -> Void) throws {
+    ///
+    /// Each finding is written into the same buffer, handed over as bytes: made into a `String`
+    /// each (its UTF-8 checked again) and printed, 27,702 findings took a third more.
+    public static func write(_ report: CheckReport, to output: (UnsafeRawBufferPointer) -> Void) throws {
+        func put(_ text: some StringProtocol) {
+            var text = String(text)
+            text.withUTF8 { output(UnsafeRawBufferPointer($0)) }
+        }
         let marker = "\u{1}findings\u{1}"
         let document = Document<String>(
             source: report.source, devices: report.devices, events: report.events,
@@ -122,7 +129,7 @@ public enum JSONReport {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let text = String(decoding: try encoder.encode(document), as: UTF8.self)
         let placeholder = "    \"\\u0001findings\\u0001\""
-        guard !report.findings.isEmpty else { return output(text) }
+        guard !report.findings.isEmpty else { return put(text) }
         guard let found = text.range(of: placeholder) else {
             // Not expected: the encoder wrote the marker some other way. Encode it all at once.
             var findings: [FindingJSON] = []
@@ -130,16 +137,20 @@ public enum JSONReport {
             let whole = Document(
                 source: document.source, devices: document.devices, events: document.events,
                 seconds: document.seconds, filters: document.filters, summary: document.summary, findings: findings)
-            return output(String(decoding: try encoder.encode(whole), as: UTF8.self))
+            return put(String(decoding: try encoder.encode(whole), as: UTF8.self))
         }
-        output(String(text[..<found.lowerBound]))
+        put(text[..<found.lowerBound])
+        var json = JSONBytes(pretty: true)
         var first = true
         try report.findings.forEach { finding in
             // At the findings array's depth: its elements' members are indented three levels.
-            output((first ? "    " : ",\n    ") + FindingJSON(finding).text(pretty: true, depth: 2))
+            json.reuse(depth: 2)
+            put(first ? "    " : ",\n    ")
+            FindingJSON(finding).write(to: &json)
+            json.bytes.withUnsafeBytes(output)
             first = false
         }
-        output(String(text[found.upperBound...]))
+        put(text[found.upperBound...])
     }
 
     /// One timeline entry as JSON: the event's fields, the state after it and its findings.

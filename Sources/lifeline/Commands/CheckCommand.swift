@@ -172,7 +172,9 @@ struct CheckCommand: ParsableCommand {
         switch outputFormat {
         case .text: print(TextReport.render(report, listCommand: listCommand))
         case .json:
-            try JSONReport.write(report) { print($0, terminator: "") }
+            let output = StandardOutputBytes()
+            try JSONReport.write(report, to: output.write)
+            try output.finish()
             print()
         case .jsonl: try report.findings.forEach { print(JSONReport.line($0)) }
         }
