@@ -27,7 +27,8 @@ let package = Package(
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-        // SQLite's variadic sqlite3_config, which Swift cannot call (see the header).
+        // SQLite's variadic sqlite3_config, which Swift cannot call, and Linux's sync_file_range,
+        // which Swift's Glibc does not declare (see the header).
         .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "TraceModel"),
         .target(

@@ -46,12 +46,15 @@ public final class DerivedStage: @unchecked Sendable {
     let findingOffset: Int64
     /// Rows written so far.
     public private(set) var rows = 0
+    /// The WAL the rows go to, written to disk as they come (see ``WriteAheadLogWriteback``).
+    private let writeback: WriteAheadLogWriteback
 
     /// Begins a stage in `store` for a run of `devices`: creates its tables (dropping those of
     /// stages whose check died, and those a publication retired).
     public init(store: Store, devices: Store.DeviceSelection = .all) throws {
         self.store = store
         findingOffset = devices == .all ? 1 : 0
+        writeback = WriteAheadLogWriteback(databasePath: store.path)
         claim = IngestClaim.begin()
         let token = String(UInt64.random(in: 0 ... UInt64.max), radix: 36)
         name = "derived_stage_\(claim.pid)_\(claim.run)_\(token)"
@@ -100,6 +103,7 @@ public final class DerivedStage: @unchecked Sendable {
                 .write(chunk)
         }
         rows += chunk.rows
+        writeback.start()
     }
 
     /// Writes `records` (for a caller with few, and tests), each launch's row counting the

@@ -8,4 +8,11 @@
 /// it directly: that is the whole reason for this file.
 int lifeline_sqlite_disable_memory_statistics(void);
 
+/// Asks Linux to start writing the file's dirty pages to disk, without waiting for them (
+/// sync_file_range with SYNC_FILE_RANGE_WRITE): a later fsync of the file then has less left to
+/// wait for. Promises nothing about durability. Elsewhere it does nothing. Returns 0, or -1 with
+/// errno set. sync_file_range is Linux's own, declared only with _GNU_SOURCE, which Swift's Glibc
+/// module does not define.
+int lifeline_start_writeback(int fd);
+
 #endif
