@@ -15,10 +15,15 @@ import Foundation
 final class WriteAheadLogWriteback {
     private let descriptor: Int32
 
-    /// For the WAL of the database at `databasePath`; does nothing if it cannot be opened.
+    /// For the WAL of the database at `databasePath`; does nothing if it cannot be opened. SQLite
+    /// names the WAL after the database's path with its symbolic links resolved, and so does this.
     init(databasePath: String) {
-        descriptor = open(databasePath + "-wal", O_RDONLY | O_CLOEXEC)
+        let resolved = URL(fileURLWithPath: databasePath).resolvingSymlinksInPath().path
+        descriptor = open(resolved + "-wal", O_RDONLY | O_CLOEXEC)
     }
+
+    /// Whether it found the WAL (for tests).
+    var foundLog: Bool { descriptor >= 0 }
 
     deinit {
         if descriptor >= 0 { close(descriptor) }

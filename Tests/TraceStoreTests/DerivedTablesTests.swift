@@ -167,6 +167,28 @@ import TraceModel
         }
     }
 
+    /// Ids from input are counted by all their bytes: a NUL does not end one, and an id that
+    /// only begins like another is another.
+    @Test func launchIdsAreCountedByAllTheirBytes() throws {
+        let db = try TemporaryDatabase()
+        let stage = try DerivedStage(store: db.store)
+        let rows = DerivedRows(chunkBytes: 64) { try stage.write($0) }
+        let long = String(repeating: "L", count: 100_000)
+        let ids = ["A\u{0}B", "A", long, long + "x"]
+        var findings: [Finding] = []
+        for (number, id) in ids.enumerated() {
+            try rows.append(Self.launch(number, device: "D\u{0}", launch: id))
+            for _ in 0 ... number {
+                findings.append(Self.finding("background-task-not-ended", device: "D\u{0}", launch: id, at: 5))
+                try rows.found(device: "D\u{0}", launch: id)
+            }
+        }
+        try rows.flush()
+        try db.store.saveRun(Self.run(), devices: .all, findings: findings, derived: stage)
+        let counts = try db.store.read { try Int.fetchAll($0, sql: "SELECT findings FROM launches ORDER BY id") }
+        #expect(counts == [1, 2, 3, 4])
+    }
+
     /// Rows go to the stage a few at a time (one larger than a chunk) and come back whole, in
     /// order, texts byte for byte (a NUL, a long id).
     @Test func rowsComeBackExactly() throws {

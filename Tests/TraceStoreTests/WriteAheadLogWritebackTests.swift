@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+@testable import TraceStore
+
+/// The WAL written out during a `check` is the one SQLite writes: found through a symbolic link
+/// to the store as SQLite finds it, and nothing (no file, no trap) where there is none.
+@Suite struct WriteAheadLogWritebackTests {
+    @Test func itFindsTheWALOfAStoreThroughALinkToIt() throws {
+        let db = try TemporaryDatabase()
+        try db.store.write { try $0.execute(sql: "CREATE TABLE t (x); INSERT INTO t VALUES (1)") }
+        let path = db.directory.appendingPathComponent("test.db").path
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        let link = db.directory.appendingPathComponent("link.db").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        for name in [path, link] {
+            let writeback = WriteAheadLogWriteback(databasePath: name)
+            #expect(writeback.foundLog, "\(name)")
+            writeback.start()
+        }
+    }
+
+    @Test func withoutAWALItDoesNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-wal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let writeback = WriteAheadLogWriteback(databasePath: directory.appendingPathComponent("none.db").path)
+        #expect(!writeback.foundLog)
+        writeback.start()
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("none.db-wal").path))
+    }
+}
