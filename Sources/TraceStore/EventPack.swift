@@ -214,7 +214,6 @@ struct EventPackDecoder {
         guard offset < bytes.count else { return false }
         previousRowID = previousRowID &+ EventPack.unzigzag(try varint())
         previousTS = previousTS &+ EventPack.unzigzag(try varint())
-        values.rowID = previousRowID
         values.fields.rowID = previousRowID
         values.fields.ts = Timestamp(microseconds: previousTS)
         values.contextID = EventPack.unzigzag(try varint())

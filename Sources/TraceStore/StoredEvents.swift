@@ -119,11 +119,11 @@ final class StoredContexts: Sendable {
 struct StoredEventValues {
     var fields: RawEventFields
     var contextID: Int64
+
     /// The row id (always read, so never nil in ``fields``).
-    var rowID: Int64
+    var rowID: Int64 { fields.rowID ?? 0 }
 
     init(rowID: Int64, ts: Int64, contextID: Int64, name: UnsafeRawBufferPointer) {
-        self.rowID = rowID
         self.contextID = contextID
         fields = RawEventFields(
             ts: Timestamp(microseconds: ts), mono: nil, seq: nil, task: nil, rowID: rowID, success: nil, name: name,

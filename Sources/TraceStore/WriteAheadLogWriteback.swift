@@ -15,11 +15,20 @@ import Foundation
 final class WriteAheadLogWriteback {
     private let descriptor: Int32
 
-    /// For the WAL of the database at `databasePath`; does nothing if it cannot be opened. SQLite
-    /// names the WAL after the database's path with its symbolic links resolved, and so does this.
+    /// For the WAL of the database at `databasePath`; does nothing if that is not a regular file
+    /// it can open. SQLite names the WAL after the database's path with its symbolic links
+    /// resolved, and so does this. Opened without waiting (a FIFO of that name would otherwise
+    /// block until something wrote to it).
     init(databasePath: String) {
         let resolved = URL(fileURLWithPath: databasePath).resolvingSymlinksInPath().path
-        descriptor = open(resolved + "-wal", O_RDONLY | O_CLOEXEC)
+        let opened = open(resolved + "-wal", O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        var status = stat()
+        if opened >= 0, fstat(opened, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+            descriptor = opened
+        } else {
+            if opened >= 0 { close(opened) }
+            descriptor = -1
+        }
     }
 
     /// Whether it found the WAL (for tests).

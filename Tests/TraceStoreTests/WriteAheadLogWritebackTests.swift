@@ -19,6 +19,22 @@ import Testing
         }
     }
 
+    /// A FIFO or a directory where the WAL would be is not written out, and opening it does not
+    /// wait for a writer.
+    @Test func aWALThatIsNoFileIsLeftAlone() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-wal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let fifo = directory.appendingPathComponent("fifo.db").path
+        #expect(mkfifo(fifo + "-wal", 0o600) == 0)
+        let folder = directory.appendingPathComponent("folder.db").path
+        try FileManager.default.createDirectory(atPath: folder + "-wal", withIntermediateDirectories: true)
+        for name in [fifo, folder] {
+            let writeback = WriteAheadLogWriteback(databasePath: name)
+            #expect(!writeback.foundLog, "\(name)")
+            writeback.start()
+        }
+    }
+
     @Test func withoutAWALItDoesNothing() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-wal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
