@@ -14,21 +14,29 @@ public final class Store: Sendable {
     let pool: DatabasePool
     /// Work this store does on threads of its own, waited for when it is released.
     private let background = DispatchGroup()
+    /// Where ``checkpointInBackground()`` runs its copies, one after the other.
+    private let checkpoints = DispatchQueue(label: "lifeline-checkpoints")
 
     deinit {
         background.wait()
     }
 
     /// Copies the WAL into the database file now, on a thread of its own, rather than when the
-    /// store is closed: a `check` that wrote its derived tables leaves tens of megabytes there,
-    /// and copying them while the caller prints its report takes them off the caller's time. The
-    /// store waits for it before it closes.
+    /// store is closed: a `check` that wrote its derived tables leaves tens of megabytes there.
+    /// Called as soon as the replay's read has ended, the copy runs while the caller saves its
+    /// findings and prints its report; called again after the save, it copies what the save
+    /// added. Each copy runs after the one asked for before it, on a connection of its own, so that
+    /// it never waits for the writer's transaction (a passive checkpoint needs no write lock). The
+    /// store waits for them before it closes.
     public func checkpointInBackground() {
-        let pool = pool
+        let path = path
         background.enter()
-        Thread.detachNewThread { [background] in
-            _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.passive) }
-            background.leave()
+        checkpoints.async { [background] in
+            defer { background.leave() }
+            var configuration = Configuration()
+            configuration.label = "lifeline-checkpoint"
+            _ = try? DatabaseQueue(path: path, configuration: configuration)
+                .writeWithoutTransaction { try $0.checkpoint(.passive) }
         }
     }
 

@@ -83,6 +83,9 @@ public struct Analyzer: Sendable {
         replayer.finish(emit: keep, delivered: delivered)
         if let failure { throw failure }
         let stage = try staging?.finish()
+        // The stage's rows sit in the WAL, and the replay's read no longer holds them there: copied
+        // into the database file while the findings are saved and the report printed.
+        if stage != nil { store.checkpointInBackground() }
         let finished = Date()
         let run = RunInfo(
             startedAt: started, finishedAt: finished, version: version,
@@ -92,7 +95,7 @@ public struct Analyzer: Sendable {
         if options.record && events > 0 {
             try store.saveRun(
                 run, devices: devicesToReplay, count: recorded.count, findings: recorded.forEach, derived: stage)
-            // The derived tables sit in the WAL: copied while the caller prints its report.
+            // What the save added, copied while the caller prints its report.
             if stage != nil { store.checkpointInBackground() }
         }
         return CheckReport(
