@@ -11,15 +11,22 @@ import TraceModel
 /// A fleet's replay can report hundreds of thousands of findings, so only the latest
 /// ``memoryLimit`` are held in memory; older ones are written to an unlinked temporary file
 /// and read back, in order, by ``forEach(_:)``. Memory stays flat however many there are.
-public final class FindingLog {
+///
+/// Once nothing more is appended, several threads may read it at once (a check saves its
+/// findings while it prints them): each ``forEach(_:)`` reads the file at offsets of its own.
+public final class FindingLog: @unchecked Sendable {
     /// Findings held in memory before they go to the spill file.
     public let memoryLimit: Int
     public private(set) var count = 0
     /// Per rule: counts, devices, launches, the worst measurement and the first examples.
     public private(set) var tally = FindingTally()
     private var held: [Finding] = []
-    private var spill: UnsafeMutablePointer<FILE>?
+    /// The spill file's descriptor, and how many bytes were written to it.
+    private var spill: Int32?
+    private var spilledBytes = 0
     private var encoded: [UInt8] = []
+    /// How much of the spill file a reader asks for at a time.
+    private static let readSize = 1 << 20
 
     public init(memoryLimit: Int = 4096) {
         self.memoryLimit = max(1, memoryLimit)
@@ -34,7 +41,7 @@ public final class FindingLog {
     }
 
     deinit {
-        if let spill { fclose(spill) }
+        if let spill { close(spill) }
     }
 
     public var isEmpty: Bool { count == 0 }
@@ -49,16 +56,13 @@ public final class FindingLog {
 
     /// Calls `body` with every finding, in the order they were added.
     public func forEach(_ body: (Finding) throws -> Void) throws {
-        if let spill {
-            guard fflush(spill) == 0, fseeko(spill, 0, SEEK_SET) == 0 else { throw FindingLogError.unreadable(errno) }
-            try readSpilled(from: spill, body)
-            guard fseeko(spill, 0, SEEK_END) == 0 else { throw FindingLogError.unreadable(errno) }
-        }
+        if let spill { try Self.readSpilled(from: spill, bytes: spilledBytes, body) }
         for finding in held { try body(finding) }
     }
 
     private func spillHeld() throws(FindingLogError) {
         if spill == nil { spill = try Self.temporaryFile() }
+        guard let descriptor = spill else { return }
         encoded.removeAll(keepingCapacity: true)
         for finding in held {
             let start = encoded.count
@@ -67,40 +71,65 @@ public final class FindingLog {
             let length = UInt32(truncatingIfNeeded: encoded.count - start - 4)
             for index in 0 ..< 4 { encoded[start + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
         }
-        let written = encoded.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, spill) }
-        guard written == encoded.count else { throw .unwritable(errno) }
+        var written = 0
+        while written < encoded.count {
+            let count = encoded.withUnsafeBytes { bytes in
+                write(descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw .unwritable(count < 0 ? errno : ENOSPC) }
+            written += count
+        }
+        spilledBytes += written
         held.removeAll(keepingCapacity: true)
     }
 
     /// A new file in `TMPDIR` (or `/tmp`), unlinked at once so that nothing is left behind
     /// however the process ends.
-    private static func temporaryFile() throws(FindingLogError) -> UnsafeMutablePointer<FILE> {
+    private static func temporaryFile() throws(FindingLogError) -> Int32 {
         var template = Array("\(FindingLogError.temporaryDirectory)/lifeline-findings-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard descriptor >= 0 else { throw .unwritable(errno) }
-        unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        guard let file = fdopen(descriptor, "w+") else {
-            close(descriptor)
-            throw .unwritable(errno)
-        }
-        return file
+        template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
+        return descriptor
     }
 
-    /// Reads back the records ``spillHeld()`` wrote: a 4-byte length, then the finding's bytes.
-    private func readSpilled(from file: UnsafeMutablePointer<FILE>, _ body: (Finding) throws -> Void) throws {
-        var header = [UInt8](repeating: 0, count: 4)
-        var record: [UInt8] = []
-        while true {
-            let got = header.withUnsafeMutableBytes { fread($0.baseAddress, 1, 4, file) }
-            if got == 0, feof(file) != 0 { return }
-            guard got == 4 else { throw FindingLogError.unreadable(errno) }
-            let length = header.reversed().reduce(0) { $0 << 8 | Int($1) }
-            record = [UInt8](repeating: 0, count: length)
-            let read = record.withUnsafeMutableBytes { fread($0.baseAddress, 1, length, file) }
-            var offset = 0
-            guard read == length, let finding = FindingBytes.read(record, at: &offset) else {
-                throw FindingLogError.unreadable(errno)
+    /// Reads back the `size` bytes of records ``spillHeld()`` wrote (a 4-byte length, then the
+    /// finding's bytes), a megabyte at a time, with `pread`: nothing is shared between readers.
+    private static func readSpilled(from descriptor: Int32, bytes size: Int, _ body: (Finding) throws -> Void) throws {
+        var buffer: [UInt8] = []
+        // Where the next record begins in `buffer`, and how much of the file `buffer` has taken.
+        var start = 0
+        var taken = 0
+        func make(available needed: Int) throws {
+            guard buffer.count - start < needed else { return }
+            buffer.removeSubrange(0 ..< start)
+            start = 0
+            let wanted = min(max(needed - buffer.count, readSize), size - taken)
+            // A length that runs past the end: the file is not what this process wrote.
+            guard buffer.count + wanted >= needed else { throw FindingLogError.unreadable(EIO) }
+            let filled = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: wanted))
+            var done = 0
+            while done < wanted {
+                let count = buffer.withUnsafeMutableBytes { bytes in
+                    pread(descriptor, bytes.baseAddress.map { $0 + filled + done }, wanted - done, off_t(taken + done))
+                }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { throw FindingLogError.unreadable(count < 0 ? errno : EIO) }
+                done += count
             }
+            taken += wanted
+        }
+        while start < buffer.count || taken < size {
+            try make(available: 4)
+            let length = (0 ..< 4).reduce(0) { $0 | Int(buffer[start + $1]) << (8 * $1) }
+            try make(available: 4 + length)
+            var offset = start + 4
+            guard let finding = FindingBytes.read(buffer, at: &offset), offset == start + 4 + length else {
+                throw FindingLogError.unreadable(EIO)
+            }
+            start = offset
             try body(finding)
         }
     }

@@ -52,6 +52,24 @@ import TraceModel
         #expect(try Self.contents(of: log) == findings + more)
     }
 
+    /// A check saves its findings while it prints them: two threads read one spilled log at
+    /// once, each from its own offsets, and each gets every finding in order.
+    @Test func threadsReadingASpilledLogAtOnceEachGetEveryFinding() throws {
+        let findings = Self.findings(3_000)
+        let log = FindingLog(memoryLimit: 50)
+        for finding in findings { try log.append(finding) }
+        let readers = 4
+        let lock = NSLock()
+        nonisolated(unsafe) var read = Array(repeating: [Finding](), count: readers)
+        DispatchQueue.concurrentPerform(iterations: readers) { reader in
+            var mine: [Finding] = []
+            // A throw leaves `mine` short, which the expectation below reports.
+            try? log.forEach { mine.append($0) }
+            lock.withLock { read[reader] = mine }
+        }
+        for reader in 0 ..< readers { #expect(read[reader] == findings) }
+    }
+
     @Test func reportsFromASpilledLogAreTheSameAsFromMemory() throws {
         let findings = Self.findings(300)
         let spilled = FindingLog(memoryLimit: 16)

@@ -36,9 +36,15 @@ public struct Analyzer: Sendable {
     ///
     /// The devices are replayed on `replayWorkers` threads (``DeviceReplayPool``; by default
     /// ``ReplayThreads/byDefault``); what is found and recorded is the same for any number.
+    ///
+    /// `whileRecording`, when given, is called once with the report: on a thread of its own while
+    /// the run is recorded, or on the caller's when nothing is. A caller that writes out a long
+    /// report does so there, on one core while SQLite saves the findings on the other (a check's
+    /// two longest steps after its replay, for a store with many findings). `check` returns when
+    /// both are done; the recording's error comes first.
     public func check(
         store: Store, options: CheckOptions, version: String, replayWorkers: Int? = nil,
-        progress: ((ReplayProgress) -> Void)? = nil
+        progress: ((ReplayProgress) -> Void)? = nil, whileRecording: ((CheckReport) throws -> Void)? = nil
     ) throws -> CheckReport {
         let started = Date()
         let (devicesToReplay, launchApps) = try Self.selection(store: store, options: options)
@@ -91,16 +97,26 @@ public struct Analyzer: Sendable {
             startedAt: started, finishedAt: finished, version: version,
             budgets: Self.json(options.configuration.budgets), scope: Self.scope(devicesToReplay),
             devices: devices, events: events)
-        // A replay of no events is nothing to record: it would only replace findings with none.
-        if options.record && events > 0 {
-            try store.saveRun(
-                run, devices: devicesToReplay, count: recorded.count, findings: recorded.forEach, derived: stage)
-            // What the save added, copied while the caller prints its report.
-            if stage != nil { store.checkpointInBackground() }
-        }
-        return CheckReport(
+        let report = CheckReport(
             source: store.path, devices: devices, events: events, seconds: finished.timeIntervalSince(started),
             findings: reported, filters: options.filterDescriptions)
+        // A replay of no events is nothing to record: it would only replace findings with none.
+        guard options.record && events > 0 else {
+            try whileRecording?(report)
+            return report
+        }
+        let alongside = whileRecording.map { work in Alongside { try work(report) } }
+        do {
+            try store.saveRun(
+                run, devices: devicesToReplay, count: recorded.count, findings: recorded.forEach, derived: stage)
+        } catch {
+            _ = try? alongside?.finish()
+            throw error
+        }
+        // What the save added, copied while the caller finishes its report.
+        if stage != nil { store.checkpointInBackground() }
+        try alongside?.finish()
+        return report
     }
 
     /// The devices to replay and, with `options.apps` set, the launches whose findings are

@@ -129,13 +129,22 @@ struct CheckCommand: ParsableCommand {
         let store = try database.open(!paths.isEmpty ? .create : options.record ? .existing : .readOnly)
         if !paths.isEmpty { try ingest(into: store) }
         let report: CheckReport
+        let listCommand = "lifeline check" + database.argument
+        // Written while the run is saved, printed once it is (see ``ReportSpool``).
+        let spool = options.record ? ReportSpool() : nil
+        let format = outputFormat
         do {
             let progress = ProgressLine(enabled: !quiet && Terminal.isInteractive(.standardError))
             report = try Analyzer().check(
-                store: store, options: options, version: LifelineVersion.current, replayWorkers: replayThreads
-            ) {
-                progress.show(replay: $0)
-            }
+                store: store, options: options, version: LifelineVersion.current, replayWorkers: replayThreads,
+                progress: { progress.show(replay: $0) },
+                whileRecording: { report in
+                    guard let spool, report.events > 0 else { return }
+                    // A spool that fails is dropped, and the report printed as it comes.
+                    do { try Self.write(report, format: format, listCommand: listCommand, to: spool.write) } catch {
+                        spool.abandon(because: error)
+                    }
+                })
             progress.clear()
         } catch {
             throw CommandFailure.unreadable("\(error)")
@@ -149,7 +158,13 @@ struct CheckCommand: ParsableCommand {
             }
             throw holdsEvents ? database.nothingOf(options.apps, devices: device) : database.nothingToCheck(devices: device, inWindow: false)
         }
-        try render(report, listCommand: "lifeline check" + database.argument)
+        let output = StandardOutputBytes()
+        if let spool, (try? spool.finish()) != nil {
+            try spool.copy(to: output)
+        } else {
+            try Self.write(report, format: format, listCommand: listCommand, to: output.write)
+        }
+        try output.finish()
         if !options.record {
             Terminal.printError("note: \(store.path) is read-only: the findings were reported, not recorded in its findings table")
         }
@@ -169,14 +184,25 @@ struct CheckCommand: ParsableCommand {
 
     /// Prints the report in the chosen format; `listCommand` lists every finding of a rule.
     private func render(_ report: CheckReport, listCommand: String?) throws {
-        switch outputFormat {
-        case .text: print(TextReport.render(report, listCommand: listCommand))
+        let output = StandardOutputBytes()
+        try Self.write(report, format: outputFormat, listCommand: listCommand, to: output.write)
+        try output.finish()
+    }
+
+    /// Writes the report in `format` as UTF-8, in pieces, to `output`.
+    private static func write(
+        _ report: CheckReport, format: Format, listCommand: String?, to output: (UnsafeRawBufferPointer) -> Void
+    ) throws {
+        func line(_ text: String) {
+            var text = text + "\n"
+            text.withUTF8 { output(UnsafeRawBufferPointer($0)) }
+        }
+        switch format {
+        case .text: line(TextReport.render(report, listCommand: listCommand))
         case .json:
-            let output = StandardOutputBytes()
-            try JSONReport.write(report, to: output.write)
-            try output.finish()
-            print()
-        case .jsonl: try report.findings.forEach { print(JSONReport.line($0)) }
+            try JSONReport.write(report, to: output)
+            line("")
+        case .jsonl: try report.findings.forEach { line(JSONReport.line($0)) }
         }
     }
 
