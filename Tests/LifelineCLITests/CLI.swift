@@ -102,6 +102,22 @@ enum CLI {
         try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
     }
 
+    /// Runs `command` with `sh -c`, `LIFELINE` naming the executable; returns its standard output.
+    static func shell(_ command: String, environment: [String: String] = [:]) throws -> (status: Int32, stdout: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["LIFELINE": CLI.executable.path].merging(environment) { $1 }) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     /// Runs SQL with the stock sqlite3 CLI, as an engineer would.
     static func sqlite(_ database: String, _ sql: String) throws -> String {
         let process = Process()

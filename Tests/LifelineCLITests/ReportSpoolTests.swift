@@ -6,22 +6,6 @@ import Testing
 /// directory the report is printed as it comes, and a reader that stops early (`| head`) still
 /// finds the run recorded.
 @Suite(.serialized) struct ReportSpoolTests {
-    /// Runs `command` with `sh -c`, `LIFELINE` naming the executable; returns its standard output.
-    static func shell(_ command: String, environment: [String: String] = [:]) throws -> (status: Int32, stdout: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["LIFELINE": CLI.executable.path].merging(environment) { $1 }) { $1 }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     /// The report without the line that times the replay.
     static func untimed(_ report: String) -> String {
         report.split(separator: "\n", omittingEmptySubsequences: false)
@@ -32,8 +16,8 @@ import Testing
     func withoutATemporaryDirectoryTheSameReportIsPrinted(format: String) throws {
         let database = try CLI.temporaryDirectory().appendingPathComponent("c.db").path
         _ = try CLI.run(["ingest", "--quiet", "--db", database, CheckCommandTests.traces])
-        let spooled = try Self.shell("\"$LIFELINE\" check --quiet --db '\(database)' --format \(format)")
-        let unspooled = try Self.shell(
+        let spooled = try CLI.shell("\"$LIFELINE\" check --quiet --db '\(database)' --format \(format)")
+        let unspooled = try CLI.shell(
             "\"$LIFELINE\" check --quiet --db '\(database)' --format \(format)",
             environment: ["TMPDIR": "/nonexistent-lifeline-tmp"])
         #expect(spooled.status == 0)
@@ -46,7 +30,7 @@ import Testing
     @Test func aReaderThatStopsEarlyStillFindsTheRunRecorded() throws {
         let database = try CLI.temporaryDirectory().appendingPathComponent("c.db").path
         _ = try CLI.run(["ingest", "--quiet", "--db", database, CheckCommandTests.traces])
-        let head = try Self.shell("\"$LIFELINE\" check --quiet --db '\(database)' --format json | head -c 20")
+        let head = try CLI.shell("\"$LIFELINE\" check --quiet --db '\(database)' --format json | head -c 20")
         #expect(head.stdout.utf8.count == 20)
         #expect(head.stdout.hasPrefix("{\n  \"devices\" : "))
         #expect(try CLI.sqlite(database, "SELECT count(*) FROM runs") == "1")
