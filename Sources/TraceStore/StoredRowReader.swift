@@ -30,6 +30,11 @@ struct StoredRowReader {
     private let events: Statement
     private let packs: Statement
     private let contexts: StoredContexts
+    /// The files cut short (`files.truncated`), and the file of an event row and of a launch's
+    /// last event row: a launch whose last event lies in such a file was cut short.
+    private let cutFiles: Set<Int64>
+    private let fileOfRow: Statement
+    private let fileOfLastRow: Statement
     /// The packs of the launch being read, copied out of SQLite's buffers (a launch stored over
     /// several ingests has several), and the values of their events.
     private var packed: [UInt8] = []
@@ -62,6 +67,10 @@ struct StoredRowReader {
             """)
         packs = try db.makeStatement(sql: "SELECT events, packed FROM event_packs WHERE launch_id = ? ORDER BY id")
         self.contexts = StoredContexts(try Self.contexts(in: db))
+        cutFiles = Set(try Int64.fetchAll(db, sql: "SELECT id FROM files WHERE truncated = 1"))
+        fileOfRow = try db.makeStatement(sql: "SELECT file_id FROM event_rows WHERE id = ?")
+        fileOfLastRow = try db.makeStatement(
+            sql: "SELECT file_id FROM event_rows WHERE id >= ?1 AND id < ?2 ORDER BY id DESC LIMIT 1")
     }
 
     /// Every context, its texts read by length so that a NUL inside one survives.
@@ -77,7 +86,9 @@ struct StoredRowReader {
         return contexts
     }
 
-    mutating func run(_ body: (StoredRow) throws -> Void) throws -> Int {
+    /// Passes every event to `body`, and says which launches were cut short to `cutShort` (device
+    /// and launch name), each before the launch's first event.
+    mutating func run(_ body: (StoredRow) throws -> Void, cutShort: (String, String) throws -> Void) throws -> Int {
         var count = 0
         for statement in launchStatements {
             let launches = statement.sqliteStatement
@@ -87,9 +98,10 @@ struct StoredRowReader {
                 let name = ExactStatement.text(launches, LaunchColumn.name) ?? ""
                 let expected = sqlite3_column_int64(launches, LaunchColumn.events)
                 if try readPacks(ofLaunch: id, expecting: expected), let read = try replayPacked(
-                    ofLaunch: id, expecting: expected, device: device, name: name, body) {
+                    ofLaunch: id, expecting: expected, device: device, name: name, body, cutShort: cutShort) {
                     count += read
                 } else {
+                    if try lastFileWasCut(ofLaunch: id) { try cutShort(device, name) }
                     count += try readRows(ofLaunch: id, device: device, name: name, body)
                 }
             }
@@ -124,7 +136,8 @@ struct StoredRowReader {
     /// order, and returns how many; nil, before passing any, if the packs do not decode into that
     /// many events of this launch, each once: the caller then reads the launch's rows.
     private mutating func replayPacked(
-        ofLaunch id: Int64, expecting expected: Int64, device: String, name: String, _ body: (StoredRow) throws -> Void
+        ofLaunch id: Int64, expecting expected: Int64, device: String, name: String, _ body: (StoredRow) throws -> Void,
+        cutShort: (String, String) throws -> Void
     ) throws -> Int? {
         let range = EventIdentity.launchStart(id) ..< EventIdentity.launchEnd(id)
         return try packed.withUnsafeBytes { bytes -> Int? in
@@ -154,11 +167,32 @@ struct StoredRowReader {
                 unpacked[..<count].sort { $0.rowID < $1.rowID }
                 guard (1 ..< count).allSatisfy({ unpacked[$0 - 1].rowID < unpacked[$0].rowID }) else { return nil }
             }
+            if try fileWasCut(ofRow: unpacked[count - 1].rowID) { try cutShort(device, name) }
             let launch = StoredLaunch(
                 id: id, device: device, name: name, firstContextID: unpacked[0].contextID, contexts: contexts)
             for index in 0 ..< count { try body(StoredRow(unpacked[index], launch: launch)) }
             return count
         }
+    }
+
+    /// Whether event row `rowID` came from a file cut short; asked only of a store with one.
+    private func fileWasCut(ofRow rowID: Int64) throws -> Bool {
+        guard !cutFiles.isEmpty else { return false }
+        let stmt = fileOfRow.sqliteStatement
+        sqlite3_reset(stmt)
+        sqlite3_bind_int64(stmt, 1, rowID)
+        return try Self.step(stmt, reading: "the file of an event") && cutFiles.contains(sqlite3_column_int64(stmt, 0))
+    }
+
+    /// Whether the last event row of launch `id` came from a file cut short.
+    private func lastFileWasCut(ofLaunch id: Int64) throws -> Bool {
+        guard !cutFiles.isEmpty else { return false }
+        let stmt = fileOfLastRow.sqliteStatement
+        sqlite3_reset(stmt)
+        sqlite3_bind_int64(stmt, 1, EventIdentity.launchStart(id))
+        sqlite3_bind_int64(stmt, 2, EventIdentity.launchEnd(id))
+        return try Self.step(stmt, reading: "the file of a launch's last event")
+            && cutFiles.contains(sqlite3_column_int64(stmt, 0))
     }
 
     /// Reads one launch's event rows (their row ids hold its id in their high 32 bits); the

@@ -1,5 +1,7 @@
 import Foundation
+import GRDB
 import LifelineKit
+import TraceStore
 import Testing
 import TraceModel
 
@@ -32,6 +34,30 @@ import TraceModel
         let finding = try #require(findings.first { $0.rule == "log-ended-with-open-work" })
         #expect(finding.message.contains("the file holding its last event was cut short"))
         #expect(!findings.contains { $0.rule == "urlsession-completion-missing" })
+    }
+
+    /// The reader finds the launches cut short launch by launch, each before its first event,
+    /// from its packs or, without them, from its rows: the same launches as one question of the
+    /// whole store finds.
+    @Test(arguments: [false, true])
+    func theReaderFindsTheLaunchesCutShortAsTheStoreDoes(readingRows: Bool) throws {
+        let workspace = try Workspace()
+        let store = try workspace.store()
+        _ = Ingestor(store: store).ingest([try workspace.fieldCorpus(devices: 30, seed: 11)])
+        if readingRows { try store.write { try $0.execute(sql: "DELETE FROM event_packs") } }
+        var found: [String] = []
+        var started: Set<String> = []
+        var saidBeforeItsEvents = true
+        try store.forEachRow { row in
+            started.insert(row.launch.device + "/" + row.launch.name)
+        } cutShort: { device, launch in
+            if started.contains(device + "/" + launch) { saidBeforeItsEvents = false }
+            found.append(device + "/" + launch)
+        }
+        let expected = try cutShortLaunches(in: store).map { $0.device + "/" + $0.launch }
+        #expect(expected.count > 1)
+        #expect(found == expected)
+        #expect(saidBeforeItsEvents)
     }
 
     @Test func theStreamSaysTheLaunchWasCutShort() throws {

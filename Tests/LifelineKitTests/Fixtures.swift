@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import LifelineKit
 import TraceStore
@@ -75,4 +76,20 @@ func shell(_ command: String) throws -> Int32 {
     try process.run()
     process.waitUntilExit()
     return process.terminationStatus
+}
+
+/// The launches whose last event lies in a file cut short, asked of the whole store in one query:
+/// what `check`'s reader must find launch by launch as it reads.
+func cutShortLaunches(in store: Store) throws -> [(device: String, launch: String)] {
+    try store.read { db in
+        try Row.fetchAll(db, sql: """
+            SELECT d.name AS device, l.name AS launch
+            FROM launch_rows l JOIN devices d ON d.id = l.device_id
+            WHERE (SELECT f.truncated FROM event_rows e JOIN files f ON f.id = e.file_id
+                   WHERE e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
+                   ORDER BY e.id DESC LIMIT 1) = 1
+            ORDER BY d.name, l.first_ts, l.id
+            """)
+        .map { (device: $0["device"] as String, launch: $0["launch"] as String) }
+    }
 }

@@ -73,7 +73,6 @@ public struct Analyzer: Sendable {
             records: staging)
         defer { replayer.stop() }
         let storeReplay = StoreReplay(store: store, devices: devicesToReplay)
-        for cut in try storeReplay.cutShortLaunches() { replayer.logWasCutShort(device: cut.device, launch: cut.launch) }
         func delivered(_ device: String) {
             devices += 1
             progress?(ReplayProgress(
@@ -85,6 +84,8 @@ public struct Analyzer: Sendable {
             replayer.receive(batch, emit: keep)
         } deviceEnded: { device in
             replayer.deviceEnded(device, emit: keep, delivered: delivered)
+        } cutShort: { device, launch in
+            replayer.logWasCutShort(device: device, launch: launch)
         }
         replayer.finish(emit: keep, delivered: delivered)
         if let failure { throw failure }

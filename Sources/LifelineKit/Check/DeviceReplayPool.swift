@@ -54,10 +54,16 @@ final class DeviceReplayPool {
         stop()
     }
 
-    /// As ``Replayer/logWasCutShort(device:launch:)``, said before the device's events come.
+    /// As ``Replayer/logWasCutShort(device:launch:)``, said before the launch's events come: to
+    /// the worker replaying the device if it is being replayed, else with the device when it is
+    /// handed out.
     func logWasCutShort(device: String, launch: String?) {
         if let inline { return inline.logWasCutShort(device: device, launch: launch) }
-        cuts[device, default: []].append(launch)
+        if let current, current.device == device {
+            workers[current.worker].jobs.push(.cut(device: device, launch: launch))
+        } else {
+            cuts[device, default: []].append(launch)
+        }
     }
 
     func receive(_ batch: CompactBatch, emit: (Finding) -> Void) {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Replay
 import TraceModel
 import TraceStore
@@ -11,6 +10,8 @@ struct StoreReplay {
     private enum Chunk: Sendable {
         case batch(CompactBatch)
         case deviceEnded(String)
+        /// A launch cut short, said before its events.
+        case cutShort(device: String, launch: String)
         case failed(String)
     }
 
@@ -21,8 +22,11 @@ struct StoreReplay {
     let devices: Store.DeviceSelection
 
     /// Feeds every batch of events to `replay` and every device end to `deviceEnded`, in replay
-    /// order. Returns the number of events read.
-    func run(_ replay: (CompactBatch) -> Void, deviceEnded: (String) -> Void) throws -> Int {
+    /// order, and each launch whose file was cut short to `cutShort` before its events. Returns
+    /// the number of events read.
+    func run(
+        _ replay: (CompactBatch) -> Void, deviceEnded: (String) -> Void, cutShort: (_ device: String, _ launch: String) -> Void
+    ) throws -> Int {
         let queue = BoundedQueue<Chunk>(capacity: Self.chunkSize * 8)
         let done = DispatchSemaphore(value: 0)
         let counter = EventCounter()
@@ -31,7 +35,9 @@ struct StoreReplay {
         let thread = Thread {
             var reader = CompactReader(queue: queue)
             do {
-                counter.count = try store.forEachRow(devices: devices) { reader.read($0) }
+                counter.count = try store.forEachRow(devices: devices) { reader.read($0) } cutShort: {
+                    queue.push(.cutShort(device: $0, launch: $1))
+                }
                 reader.endDevice()
             } catch {
                 queue.push(.failed("\(error)"))
@@ -47,6 +53,7 @@ struct StoreReplay {
                 switch chunk {
                 case .batch(let batch): replay(batch)
                 case .deviceEnded(let device): deviceEnded(device)
+                case .cutShort(let device, let launch): cutShort(device, launch)
                 case .failed(let message): failure = message
                 }
             }
@@ -113,32 +120,6 @@ struct StoreReplay {
             builder?.append(event)
             if let count = builder?.count, count >= StoreReplay.chunkSize, let batch = builder?.take() {
                 queue.push(.batch(batch), weight: count)
-            }
-        }
-    }
-}
-
-extension StoreReplay {
-    /// The launches (device and launch names) whose last event lies in a file that was cut
-    /// short (`files.truncated`): the replay reports the work they left open as cut short.
-    ///
-    /// Asked only of a store with a cut file: the question looks up every launch's last event,
-    /// a tenth of a second for 60,000 launches, before the replay can begin.
-    func cutShortLaunches() throws -> [(device: String, launch: String)] {
-        try store.read { db in
-            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM files WHERE truncated = 1)") == true else {
-                return []
-            }
-            return try (devices.nameGroups ?? [[]]).flatMap { names in
-                let filter = devices == .all ? "" : "AND d.name IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
-                return try Row.fetchAll(db, sql: """
-                    SELECT d.name AS device, l.name AS launch
-                    FROM launch_rows l JOIN devices d ON d.id = l.device_id
-                    WHERE (SELECT f.truncated FROM event_rows e JOIN files f ON f.id = e.file_id
-                           WHERE e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
-                           ORDER BY e.id DESC LIMIT 1) = 1 \(filter)
-                    """, arguments: StatementArguments(names))
-                .map { (device: $0["device"] as String, launch: $0["launch"] as String) }
             }
         }
     }

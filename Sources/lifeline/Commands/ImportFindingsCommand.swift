@@ -35,8 +35,8 @@ struct ImportFindingsCommand: ParsableCommand {
                 throw CommandFailure.unreadable("\(error)")
             }
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let totals = isDirectory.boolValue ? FindingImport.runTotals(at: path) : FindingImport.RunTotals()
+            let isADirectory = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            let totals = isADirectory ? FindingImport.runTotals(at: path) : FindingImport.RunTotals()
             let store = try database.open(.create)
             let count: Int
             do {
