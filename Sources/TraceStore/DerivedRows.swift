@@ -63,6 +63,12 @@ public final class DerivedRows {
         if used >= chunkBytes { try flush() }
     }
 
+    /// Adds the row of a finding of run being saved, its explanation (if any) already a row id.
+    func append(_ finding: borrowing Finding, explainedBy: Int64?) throws {
+        DerivedRow.Encoder(rows: self).encode(finding, explainedBy: explainedBy)
+        try added()
+    }
+
     public func append(_ record: borrowing IntervalRecord) throws {
         DerivedRow.Encoder(rows: self).encode(record)
         try added()
@@ -132,6 +138,57 @@ public final class DerivedRows {
         used += 5 + count
     }
 
+    /// A text of the JSON array of `values` (`[1,null,3]`), its digits written in place.
+    fileprivate func put(jsonArray values: some Sequence<Int64?>) {
+        reserve(6)
+        let start = used
+        buffer.storeBytes(of: DerivedRow.Value.text.rawValue, toByteOffset: used, as: UInt8.self)
+        used += 5
+        buffer.storeBytes(of: UInt8(ascii: "["), toByteOffset: used, as: UInt8.self)
+        used += 1
+        var first = true
+        for value in values {
+            // A comma, then at most 20 characters (`-9223372036854775808`), and the closing bracket.
+            reserve(22)
+            if !first {
+                buffer.storeBytes(of: UInt8(ascii: ","), toByteOffset: used, as: UInt8.self)
+                used += 1
+            }
+            first = false
+            if let value { putDecimal(value) } else { putASCII("null") }
+        }
+        reserve(1)
+        buffer.storeBytes(of: UInt8(ascii: "]"), toByteOffset: used, as: UInt8.self)
+        used += 1
+        buffer.storeBytes(of: UInt32(truncatingIfNeeded: used - start - 5).littleEndian, toByteOffset: start + 1, as: UInt32.self)
+    }
+
+    /// `value` in decimal; room for it is reserved by the caller.
+    private func putDecimal(_ value: Int64) {
+        var magnitude = value.magnitude
+        if value < 0 { putASCII("-") }
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        var position = used + digits - 1
+        repeat {
+            buffer.storeBytes(of: UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0"), toByteOffset: position, as: UInt8.self)
+            magnitude /= 10
+            position -= 1
+        } while magnitude > 0
+        used += digits
+    }
+
+    private func putASCII(_ text: StaticString) {
+        text.withUTF8Buffer { bytes in
+            if let base = bytes.baseAddress { (buffer + used).copyMemory(from: base, byteCount: bytes.count) }
+            used += bytes.count
+        }
+    }
+
     fileprivate func put(periods: [BackgroundPeriod]) {
         reserve(5 + 9 * periods.count)
         buffer.storeBytes(of: DerivedRow.Value.periods.rawValue, toByteOffset: used, as: UInt8.self)
@@ -187,10 +244,12 @@ public enum DerivedRowsError: Error, CustomStringConvertible {
 /// and its bytes. A launch is named by its number and a finding by its number in the replay,
 /// which the stage and its publication turn into row ids; the run's id is filled in on publication.
 enum DerivedRow {
-    enum Table: UInt8 {
+    enum Table: UInt8, CaseIterable {
         case launches = 1, intervals, tasks, requests
         /// Not a row of its own: a launch's count of findings, corrected (``LaunchFindingCounts``).
         case launchFindings
+        /// A row of `findings` itself, saved with its run (``Store/saveRun(_:devices:count:findings:derived:)``).
+        case findings
     }
 
     enum Value: UInt8 {
@@ -245,6 +304,28 @@ enum DerivedRow {
             let start = rows.beginRow(.launchFindings)
             launch(number)
             integer(Int64(findings))
+            rows.endRow(start)
+        }
+
+        /// A finding's row, its reals bound as they are (a measurement is never clamped).
+        func encode(_ f: borrowing Finding, explainedBy: Int64?) {
+            let start = rows.beginRow(.findings)
+            rows.put(Value.run.rawValue)
+            text(f.rule)
+            text(f.category.rawValue)
+            text(f.severity.rawValue)
+            text(f.device)
+            text(f.launch)
+            integer(f.ts.microseconds)
+            rows.put(jsonArray: f.events.lazy.map(\.rowID))
+            rows.put(jsonArray: f.events.lazy.map(\.seq))
+            text(f.budget)
+            exactReal(f.budgetSeconds)
+            exactReal(f.measured)
+            text(f.unit)
+            text(f.message)
+            integer(explainedBy)
+            text(Store.factors(f.factors))
             rows.endRow(start)
         }
 
@@ -314,6 +395,12 @@ enum DerivedRow {
             guard let value, !value.isNaN else { return rows.put(Value.null.rawValue) }
             let finite = value.isFinite ? value : value < 0 ? -Double.greatestFiniteMagnitude : .greatestFiniteMagnitude
             rows.put(.real, finite.bitPattern)
+        }
+
+        /// NaN is no value, as SQLite stores it.
+        private func exactReal(_ value: Double?) {
+            guard let value, !value.isNaN else { return rows.put(Value.null.rawValue) }
+            rows.put(.real, value.bitPattern)
         }
 
         private func launch(_ number: Int?) {

@@ -125,14 +125,15 @@ enum DerivedTables {
             """)
     }
 
-    /// Writes encoded rows (``DerivedRow``) into one set of tables. A launch number n is bound as
-    /// row id `launchOffset + n`, the run as `runID`, finding number n as `findingOffset + n`, which
-    /// the publication turns into an id where it is not one already.
+    /// Writes encoded rows (``DerivedRow``) into one set of tables (a stage's), or a run's findings
+    /// into `findings` (``findings(_:runID:)``), each refusing the other's rows. A launch number n
+    /// is bound as row id `launchOffset + n`, the run as `runID`, finding number n as
+    /// `findingOffset + n`, which the publication turns into an id where it is not one already.
     ///
     /// Rows are inserted per table, ``batch`` at a time with one statement of as many value lists
     /// (the rest one by one): SQLite's work per statement — a transaction check, opening and
-    /// closing a cursor, resetting — was a third of a row's cost. Each value is bound straight
-    /// from the row's bytes.
+    /// closing a cursor, resetting — was a third of a row's cost. Findings go one by one (their
+    /// table has foreign keys). Each value is bound straight from the row's bytes.
     struct Writer {
         /// Rows per multi-row insert.
         static let batch = 16
@@ -140,7 +141,9 @@ enum DerivedTables {
 
         private struct Insert {
             let single: Statement
-            let batch: Statement
+            /// Nil for a table with foreign keys: a statement of several rows into one keeps a
+            /// statement journal (SQLite must be able to undo half of it), in a temporary file.
+            let batch: Statement?
             let columns: Int32
         }
 
@@ -149,24 +152,52 @@ enum DerivedTables {
         let runID: Int64
         /// By ``DerivedRow/Table`` raw value.
         private let inserts: [Insert?]
-        /// A launch's count of findings corrected (``DerivedRow/Table/launchFindings``).
-        private let correction: Statement
+        /// A launch's count of findings corrected (``DerivedRow/Table/launchFindings``), for a stage.
+        private let correction: Statement?
+
+        private static func insert(
+            _ db: Database, _ table: String, _ columns: String, count: Int, batched: Bool = true
+        ) throws -> Insert {
+            let values = "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
+            // OR FAIL: a row that broke a constraint would stop the insert without undoing the
+            // rows before it, so SQLite keeps no statement journal — which, for a statement of
+            // several rows, copied each page it touched to a temporary file (113k writes, a
+            // third of `check`'s system time).
+            let head = "INSERT OR FAIL INTO \(table) (\(columns)) VALUES "
+            return Insert(
+                single: try db.cachedStatement(sql: head + values),
+                batch: batched
+                    ? try db.cachedStatement(sql: head + Array(repeating: values, count: Self.batch).joined(separator: ", "))
+                    : nil,
+                columns: Int32(count))
+        }
+
+        /// A writer of the `findings` table's rows (``DerivedRow/Table/findings``) of run `runID`.
+        static func findings(_ db: Database, runID: Int64) throws -> Writer {
+            try Writer(runID: runID, inserts: [
+                .findings: insert(db, "findings", """
+                    run_id, rule, category, severity, device, launch, ts, event_ids, event_seqs, budget, budget_seconds,
+                    measured, unit, message, explained_by, factors
+                    """, count: 16, batched: false),
+            ])
+        }
+
+        private init(runID: Int64, inserts: [DerivedRow.Table: Insert]) {
+            launchOffset = 0
+            findingOffset = 0
+            self.runID = runID
+            self.inserts = (0 ... (DerivedRow.Table.allCases.map(\.rawValue).max() ?? 0)).map { tag in
+                DerivedRow.Table(rawValue: tag).flatMap { inserts[$0] }
+            }
+            correction = nil
+        }
 
         init(_ db: Database, tables: DerivedStage.Tables, launchOffset: Int64, findingOffset: Int64, runID: Int64) throws {
             self.launchOffset = launchOffset
             self.findingOffset = findingOffset
             self.runID = runID
             func insert(_ table: String, _ columns: String, count: Int) throws -> Insert {
-                let values = "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
-                // OR FAIL: a row that broke a constraint would stop the insert without undoing the
-                // rows before it, so SQLite keeps no statement journal — which, for a statement of
-                // several rows, copied each page it touched to a temporary file (113k writes, a
-                // third of `check`'s system time).
-                let head = "INSERT OR FAIL INTO \(table) (\(columns)) VALUES "
-                return Insert(
-                    single: try db.cachedStatement(sql: head + values),
-                    batch: try db.cachedStatement(sql: head + Array(repeating: values, count: Self.batch).joined(separator: ", ")),
-                    columns: Int32(count))
+                try Self.insert(db, table, columns, count: count)
             }
             inserts = [
                 nil,
@@ -217,8 +248,8 @@ enum DerivedTables {
                 for (tag, ranges) in rows.enumerated() {
                     guard let insert = inserts[tag], !ranges.isEmpty else { continue }
                     var next = 0
-                    while ranges.count - next >= Self.batch {
-                        let stmt = insert.batch.sqliteStatement
+                    while let batch = insert.batch, ranges.count - next >= Self.batch {
+                        let stmt = batch.sqliteStatement
                         // Every value NULL, then only the others bound (a third of them are NULL).
                         sqlite3_clear_bindings(stmt)
                         for index in 0 ..< Self.batch {
@@ -236,10 +267,14 @@ enum DerivedTables {
                         next += 1
                     }
                 }
-                for row in corrections {
-                    try bind(UnsafeRawBufferPointer(rebasing: bytes[row]), to: correction.sqliteStatement,
-                             from: 0, columns: 2, json: &json)
-                    try step(correction.sqliteStatement)
+                if !corrections.isEmpty {
+                    // Only a stage's launches are corrected.
+                    guard let correction else { throw DerivedRowsError.unreadable(0) }
+                    for row in corrections {
+                        try bind(UnsafeRawBufferPointer(rebasing: bytes[row]), to: correction.sqliteStatement,
+                                 from: 0, columns: 2, json: &json)
+                        try step(correction.sqliteStatement)
+                    }
                 }
             }
         }

@@ -64,11 +64,12 @@ extension Store {
                     run.budgets, run.scope, run.devices, run.events, count,
                 ])
             let runID = db.lastInsertedRowID
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO findings (run_id, rule, category, severity, device, launch, ts, event_ids, event_seqs,
-                    budget, budget_seconds, measured, unit, message, explained_by, factors)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            // Each row is encoded as the derived rows are (its arrays of ids written digit by
+            // digit) and bound from those bytes, a megabyte of rows at a time.
+            let writer = try DerivedTables.Writer.findings(db, runID: runID)
+            let rows = DerivedRows(chunkBytes: 1 << 20) { try writer.write($0) }
+            // Ids follow the largest, one by one (checked below).
+            let firstID = try (Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM findings") ?? 0) + 1
             // Found through `findings_by_device` rather than a dictionary of every finding saved,
             // so memory does not grow with the findings; the latest such finding saved, as the
             // replay reports the cause just before the termination it explains.
@@ -77,32 +78,26 @@ extension Store {
                 WHERE device = ? AND ts = ? AND run_id = ? AND launch = ? AND rule = ?
                 ORDER BY id DESC LIMIT 1
                 """)
-            var firstFinding: Int64?
             var saved = 0
             try findings { finding in
                 var explainedBy: Int64?
                 if let cause = finding.explainedBy {
+                    // The findings before it are saved before its cause is looked for among them.
+                    try rows.flush()
                     explainedBy = try ExactStatement.integer(explanation, [
                         .text(finding.device), .integer(cause.ts.microseconds), .integer(runID),
                         .text(finding.launch), .text(cause.rule),
                     ])
                 }
-                // Device, launch and message carry input text, which may hold a NUL (see `ExactStatement`).
-                try ExactStatement.execute(insert, [
-                    .integer(runID), .text(finding.rule), .text(finding.category.rawValue),
-                    .text(finding.severity.rawValue), .text(finding.device), .text(finding.launch),
-                    .integer(finding.ts.microseconds), .text(Self.jsonArray(finding.events.lazy.map(\.rowID))),
-                    .text(Self.jsonArray(finding.events.lazy.map(\.seq))), .text(finding.budget),
-                    .real(finding.budgetSeconds), .real(finding.measured), .text(finding.unit),
-                    .text(finding.message), .integer(explainedBy), .text(Self.factors(finding.factors)),
-                ])
-                if saved == 0 { firstFinding = db.lastInsertedRowID }
+                try rows.append(finding, explainedBy: explainedBy)
                 saved += 1
             }
+            try rows.flush()
+            var firstFinding: Int64? = saved > 0 ? firstID : nil
             if let derived {
                 // Ids follow each other within this transaction; were they ever not to, records
                 // would name no finding rather than a wrong one.
-                if let first = firstFinding, db.lastInsertedRowID != first + Int64(saved - 1) { firstFinding = nil }
+                if firstFinding != nil, db.lastInsertedRowID != firstID + Int64(saved - 1) { firstFinding = nil }
                 try derived.publish(db, devices: devices, runID: runID, firstFinding: firstFinding, findings: saved)
             } else {
                 try DerivedTables.delete(db, devices: devices)
@@ -140,14 +135,7 @@ extension Store {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `[1,null,3]`, written as bytes: made twice for each of a check's findings, in the
-    /// transaction that saves them, it took a tenth of that transaction's time as strings joined.
-    private static func jsonArray(_ values: some Sequence<Int64?>) -> String {
-        var bytes: [UInt8] = []
-        appendArray(values, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
+    /// `[1,null,3]`, written as bytes.
     private static func appendArray(_ values: some Sequence<Int64?>, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "["))
         var first = true

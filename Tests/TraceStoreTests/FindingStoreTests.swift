@@ -32,6 +32,27 @@ import TraceModel
         #expect(rows.first?["sameRun"] == true)
     }
 
+    /// A finding's `event_ids` and `event_seqs` are written digit by digit into the row's bytes:
+    /// every integer (zero, negatives, both extremes) and a missing one (`null`) as JSON that SQLite
+    /// reads back to the same numbers; no events, `[]`.
+    @Test func eventIdsAndSeqsAreJSONArraysOfEveryInteger() throws {
+        let db = try TemporaryDatabase()
+        let ids: [Int64?] = [0, 7, -1, 10, 99, 100, .max, .min, nil, 1_234_567_890_123, -9]
+        let seqs = Array(ids.reversed())
+        var finding = Self.finding("illegal-transition", ts: 5)
+        finding.events = zip(ids, seqs).map { EventRef(rowID: $0, seq: $1, name: "e", ts: Timestamp(microseconds: 5)) }
+        try db.store.saveRun(Self.run, devices: .all, findings: [finding, Self.finding("launch-sequence", ts: 6)])
+        let rows = try db.store.read {
+            try Row.fetchAll($0, sql: "SELECT event_ids, event_seqs, json_valid(event_ids) AS valid FROM findings ORDER BY id")
+        }
+        func json(_ values: [Int64?]) -> String { "[" + values.map { $0.map(String.init) ?? "null" }.joined(separator: ",") + "]" }
+        #expect(rows.map { $0["event_ids"] as String } == [json(ids), "[]"])
+        #expect(rows.map { $0["event_seqs"] as String } == [json(seqs), "[]"])
+        #expect(rows.first?["valid"] == true)
+        let minimum = try db.store.read { try Int64.fetchOne($0, sql: "SELECT json_extract(event_ids, '$[7]') FROM findings ORDER BY id") }
+        #expect(minimum == .min)
+    }
+
     /// Replacing a run deletes its findings; with foreign keys on, SQLite looks up each deleted
     /// finding's dependants by `explained_by`, which must be an index search, not a scan of the
     /// table per row (80 s for 25,581 findings).
