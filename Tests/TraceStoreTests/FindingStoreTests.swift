@@ -53,6 +53,54 @@ import TraceModel
         #expect(minimum == .min)
     }
 
+    /// A run of every device replaces every finding with foreign keys checked once, on the rows it
+    /// saves: a store that held findings (one explaining another) is saved over with none left
+    /// naming a row that is gone, and the connection enforces foreign keys again afterwards.
+    @Test func aRunOfEveryDeviceReplacesItsFindingsWithTheirForeignKeysChecked() throws {
+        let db = try TemporaryDatabase()
+        let cause = Self.finding("background-task-overrun", ts: 10)
+        let kill = Self.finding("termination-explained", ts: 20, explainedBy: FindingRef(rule: cause.rule, ts: cause.ts))
+        try db.store.saveRun(Self.run, devices: .all, findings: [cause, kill])
+        try db.store.saveRun(Self.run, devices: .all, findings: [cause, kill, Self.finding("launch-sequence", ts: 30)])
+        let (count, broken, enforced) = try db.store.write { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM findings"),
+             try Row.fetchAll(db, sql: "PRAGMA foreign_key_check"),
+             try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"))
+        }
+        #expect(count == 3)
+        #expect(broken.isEmpty)
+        #expect(enforced == true)
+        let explained = try db.store.read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM findings f JOIN findings c ON c.id = f.explained_by")
+        }
+        #expect(explained == 1)
+    }
+
+    /// The check that stands in for row-by-row enforcement finds a saved finding that names a run,
+    /// or an explaining finding, that does not exist — and only among the rows saved.
+    @Test func theCheckOnceFindsASavedFindingThatNamesNothing() throws {
+        let db = try TemporaryDatabase()
+        try db.store.saveRun(Self.run, devices: .all, findings: [Self.finding("launch-sequence", ts: 1)])
+        // Rows that break a key, written as a hand in `sqlite3` could (foreign keys off, outside a transaction).
+        let verdicts = try db.store.pool.writeWithoutTransaction { db -> [Bool] in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+            let good = try Store.savedFindingNamesNothing(db, from: 1)
+            let insert = """
+                INSERT INTO findings (id, run_id, rule, category, severity, device, launch, ts, event_ids, event_seqs,
+                    message, explained_by)
+                VALUES (?, ?, 'r', 'violation', 'error', 'D', 'L', 0, '[]', '[]', 'm', ?)
+                """
+            try db.execute(sql: insert, arguments: [100, 999, nil])
+            let noRun = try Store.savedFindingNamesNothing(db, from: 100)
+            let before = try Store.savedFindingNamesNothing(db, from: 101)
+            try db.execute(sql: insert, arguments: [200, 1, 555])
+            let noCause = try Store.savedFindingNamesNothing(db, from: 200)
+            return [good, noRun, before, noCause]
+        }
+        #expect(verdicts == [false, true, false, true])
+    }
+
     /// Replacing a run deletes its findings; with foreign keys on, SQLite looks up each deleted
     /// finding's dependants by `explained_by`, which must be an index search, not a scan of the
     /// table per row (80 s for 25,581 findings).
