@@ -21,9 +21,7 @@ public final class FindingLog: @unchecked Sendable {
     /// Per rule: counts, devices, launches, the worst measurement and the first examples.
     public private(set) var tally = FindingTally()
     private var held: [Finding] = []
-    /// The spill file's descriptor, and how many bytes were written to it.
-    private var spill: Int32?
-    private var spilledBytes = 0
+    private var spill: SpillFile?
     private var encoded: [UInt8] = []
     /// How much of the spill file a reader asks for at a time.
     private static let readSize = 1 << 20
@@ -40,10 +38,6 @@ public final class FindingLog: @unchecked Sendable {
         for finding in findings { tally.add(finding) }
     }
 
-    deinit {
-        if let spill { close(spill) }
-    }
-
     public var isEmpty: Bool { count == 0 }
 
     /// Adds a finding; throws when the spill file cannot be written (a full disk).
@@ -56,13 +50,18 @@ public final class FindingLog: @unchecked Sendable {
 
     /// Calls `body` with every finding, in the order they were added.
     public func forEach(_ body: (Finding) throws -> Void) throws {
-        if let spill { try Self.readSpilled(from: spill, bytes: spilledBytes, body) }
+        if let spill { try Self.readSpilled(from: spill, body) }
         for finding in held { try body(finding) }
     }
 
     private func spillHeld() throws(FindingLogError) {
-        if spill == nil { spill = try Self.temporaryFile() }
-        guard let descriptor = spill else { return }
+        let file: SpillFile
+        if let spill {
+            file = spill
+        } else {
+            do { file = try SpillFile(prefix: "lifeline-findings") } catch { throw .unwritable(SpillFile.code(of: error)) }
+            spill = file
+        }
         encoded.removeAll(keepingCapacity: true)
         for finding in held {
             let start = encoded.count
@@ -71,32 +70,16 @@ public final class FindingLog: @unchecked Sendable {
             let length = UInt32(truncatingIfNeeded: encoded.count - start - 4)
             for index in 0 ..< 4 { encoded[start + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
         }
-        var written = 0
-        while written < encoded.count {
-            let count = encoded.withUnsafeBytes { bytes in
-                write(descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
-            }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw .unwritable(count < 0 ? errno : ENOSPC) }
-            written += count
+        do { try encoded.withUnsafeBytes { bytes in try file.append(bytes) } } catch {
+            throw .unwritable(SpillFile.code(of: error))
         }
-        spilledBytes += written
         held.removeAll(keepingCapacity: true)
     }
 
-    /// A new file in `TMPDIR` (or `/tmp`), unlinked at once so that nothing is left behind
-    /// however the process ends.
-    private static func temporaryFile() throws(FindingLogError) -> Int32 {
-        var template = Array("\(FindingLogError.temporaryDirectory)/lifeline-findings-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard descriptor >= 0 else { throw .unwritable(errno) }
-        template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
-        return descriptor
-    }
-
-    /// Reads back the `size` bytes of records ``spillHeld()`` wrote (a 4-byte length, then the
-    /// finding's bytes), a megabyte at a time, with `pread`: nothing is shared between readers.
-    private static func readSpilled(from descriptor: Int32, bytes size: Int, _ body: (Finding) throws -> Void) throws {
+    /// Reads back the records ``spillHeld()`` wrote (a 4-byte length, then the finding's bytes),
+    /// a megabyte at a time, at offsets of this reader's own: nothing is shared between readers.
+    private static func readSpilled(from file: SpillFile, _ body: (Finding) throws -> Void) throws {
+        let size = file.size
         var buffer: [UInt8] = []
         // Where the next record begins in `buffer`, and how much of the file `buffer` has taken.
         var start = 0
@@ -110,14 +93,12 @@ public final class FindingLog: @unchecked Sendable {
             guard buffer.count + wanted >= needed else { throw FindingLogError.unreadable(EIO) }
             let filled = buffer.count
             buffer.append(contentsOf: repeatElement(0, count: wanted))
-            var done = 0
-            while done < wanted {
-                let count = buffer.withUnsafeMutableBytes { bytes in
-                    pread(descriptor, bytes.baseAddress.map { $0 + filled + done }, wanted - done, off_t(taken + done))
+            do {
+                try buffer.withUnsafeMutableBytes { bytes in
+                    try file.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled...]), at: taken)
                 }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { throw FindingLogError.unreadable(count < 0 ? errno : EIO) }
-                done += count
+            } catch {
+                throw FindingLogError.unreadable(SpillFile.code(of: error))
             }
             taken += wanted
         }
@@ -143,11 +124,10 @@ public enum FindingLogError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unwritable(let code):
-            "could not write findings to a temporary file (\(String(cString: strerror(code)))): free space in \(FindingLogError.temporaryDirectory) or set TMPDIR"
+            "could not write findings to a temporary file (\(String(cString: strerror(code)))): free space in \(SpillFile.directory) or set TMPDIR"
         case .unreadable(let code):
             "could not read findings back from their temporary file (\(String(cString: strerror(code))))"
         }
     }
 
-    static var temporaryDirectory: String { getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp" }
 }

@@ -26,6 +26,27 @@ import TraceModel
     @Test func theStoreSaysTheLaunchWasCutShort() throws {
         let workspace = try Workspace()
         let file = try cutFile(in: workspace)
+        try Self.expectCutShort(file, in: workspace)
+    }
+
+    /// Ids that hold a NUL and non-ASCII text name their launch cut short all the same: the reader
+    /// hands them on byte for byte, and the replay finds the launch by them.
+    @Test func aLaunchWithHostileIdsIsCutShortToo() throws {
+        let workspace = try Workspace()
+        let rename = { (line: String) in
+            line.replacingOccurrences(of: #""device":"D1""#, with: #""device":"D\u0000 \u00fc1""#)
+                .replacingOccurrences(of: #""launch":"L1""#, with: #""launch":"L\u00001""#)
+        }
+        let file = try workspace.zstdCutShort(
+            "logs/hostile.jsonl.zst", first: Self.kept.map(rename),
+            second: (5 ..< 400).map { rename(#"{"ts":1763712002,"device":"D1","launch":"L1","seq":\#($0),"event":"network","reachable":true}"#) })
+        let finding = try Self.expectCutShort(file, in: workspace)
+        #expect(finding.device == "D\u{0} ü1")
+        #expect(finding.launch == "L\u{0}1")
+    }
+
+    @discardableResult
+    private static func expectCutShort(_ file: String, in workspace: Workspace) throws -> Finding {
         let store = try workspace.store()
         _ = Ingestor(store: store).ingest([file])
         let report = try Analyzer().check(store: store, options: CheckOptions(), version: "test")
@@ -34,6 +55,7 @@ import TraceModel
         let finding = try #require(findings.first { $0.rule == "log-ended-with-open-work" })
         #expect(finding.message.contains("the file holding its last event was cut short"))
         #expect(!findings.contains { $0.rule == "urlsession-completion-missing" })
+        return finding
     }
 
     /// The reader finds the launches cut short launch by launch, each before its first event,
