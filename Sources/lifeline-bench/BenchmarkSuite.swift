@@ -83,9 +83,13 @@ struct BenchmarkSuite {
         }
         for (label, files) in [("", corpus.files), (", half corpus", Array(corpus.files.prefix(corpus.files.count / 2)))]
         where halfCorpus || label.isEmpty {
-            let stream = try streamCheck(files)
-            rows.append(ResultRow(corpus: name, name: "lifeline check --stdin" + label, seconds: stream.outcome.seconds,
-                                  events: stream.events, bytes: nil, peakMB: stream.outcome.peakMB))
+            // The files are named by device and day, so their sorted list is grouped by device.
+            for grouped in [false, true] {
+                let stream = try streamCheck(files, grouped: grouped)
+                rows.append(ResultRow(corpus: name, name: "lifeline check --stdin" + (grouped ? " --grouped" : "") + label,
+                                      seconds: stream.outcome.seconds, events: stream.events, bytes: nil,
+                                      peakMB: stream.outcome.peakMB))
+            }
         }
         let memory = try InMemoryReplay.measure(files: corpus.files)
         rows.append(ResultRow(corpus: name, name: "replay in memory (1 core)", seconds: memory.seconds,
@@ -130,12 +134,15 @@ struct BenchmarkSuite {
     /// `zstd -dcf FILES | lifeline check --stdin`, as a map step over uploads would run it: the
     /// time and peak memory of the pipeline (the larger of its two processes), and the events
     /// replayed, from the closing line on standard error.
-    /// `oneCore` holds the whole pipeline, `zstd` included, to one core.
-    private func streamCheck(_ files: [String], oneCore: Bool = false) throws -> (outcome: Measure.Outcome, events: Int) {
+    /// `oneCore` holds the whole pipeline, `zstd` included, to one core; `grouped` says that the
+    /// files' lines come device after device (`--grouped`).
+    private func streamCheck(
+        _ files: [String], oneCore: Bool = false, grouped: Bool = false
+    ) throws -> (outcome: Measure.Outcome, events: Int) {
         let list = (scratch as NSString).appendingPathComponent("stream-files.txt")
         try files.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
         let summary = (scratch as NSString).appendingPathComponent("stream-summary.txt")
-        let pipeline = "xargs -d '\\n' \(tools.zstd) -dcfq < \(list) 2> /dev/null | \(tools.lifeline) check --stdin > /dev/null 2> \(summary)"
+        let pipeline = "xargs -d '\\n' \(tools.zstd) -dcfq < \(list) 2> /dev/null | \(tools.lifeline) check --stdin\(grouped ? " --grouped" : "") > /dev/null 2> \(summary)"
         let shell = ["/bin/sh", "-c", pipeline]
         let outcome = try oneCore
             ? Measure.run(tools.taskset ?? "taskset", ["-c", "0"] + shell)

@@ -76,6 +76,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("lifeline.db").path))
     }
 
+    /// `--grouped`: the sample traces, cat in name order (device after device), give the same
+    /// findings as without it; the same stream with one device's file again at the end is an
+    /// error naming the line and the device (exit 2), after the findings before it.
+    @Test func groupedStdinFindsTheSameAndRefusesADeviceThatComesBack() throws {
+        let directory = try CLI.temporaryDirectory()
+        let files = #"cd "\#(Self.traces)" && cat $(ls dev-* | LC_ALL=C sort)"#
+        let summary = directory.appendingPathComponent("summary.json").path
+        let whole = try CLI.shell(#"\#(files) | "$LIFELINE" check --stdin --quiet --summary-json \#(summary)"#)
+        let grouped = try CLI.shell(#"\#(files) | "$LIFELINE" check --stdin --grouped --quiet"#)
+        #expect(whole.status == 0 && grouped.status == 0)
+        let findings = whole.stdout.split(separator: "\n")
+        #expect(findings.count > 10)
+        #expect(grouped.stdout.split(separator: "\n").sorted() == findings.sorted())
+
+        let lines = try #require(try CLI.json(String(contentsOfFile: summary, encoding: .utf8))["lines"] as? Int)
+        let first = try CLI.shell(#"zstd -dc "\#(Self.traces)/dev-0000-2026-11-21.jsonl.zst" | head -n 1"#).stdout
+        let device = try #require(try CLI.json(first)["device"] as? String)
+        let errors = directory.appendingPathComponent("errors.txt").path
+        let back = try CLI.shell(
+            #"(\#(files) dev-0000-2026-11-21.jsonl.zst) | "$LIFELINE" check --stdin --grouped --quiet 2> \#(errors)"#)
+        #expect(back.status == 2)
+        #expect(try String(contentsOfFile: errors, encoding: .utf8)
+            == "error: standard input: line \(lines + 1): device \(device) came back after other devices' lines; "
+            + "--grouped needs each device's lines together, device after device: give the files in device order "
+            + "(their names sorted, when named by device), or drop --grouped\n")
+        #expect(back.stdout.split(separator: "\n").count > findings.count / 2, "the devices before it were reported")
+    }
+
     @Test func budgetsComeFromFlagsAndConfigFiles() throws {
         let directory = try CLI.temporaryDirectory()
         let database = directory.appendingPathComponent("c.db").path

@@ -22,6 +22,8 @@ import Testing
         (["check", "--since", "2026-11-22", "--until", "2026-11-21"], "is not before --until"),
         (["check", "--since", "yesterday"], "--since: cannot read 'yesterday' as a time"),
         (["check", "--stdin", "--db", "x.db"], "--stdin reads standard input and uses no database: drop --db x.db"),
+        (["check", "--grouped"], "--grouped describes standard input: give --stdin with it"),
+        (["check", "--stdin", "--keyed", "--grouped"], "--keyed records come grouped by device already: drop --grouped"),
         (["rules", "no-such-rule"], "unknown rule 'no-such-rule'"),
     ])
     func usageMistakesExit64(_ arguments: [String], _ message: String) throws {

@@ -173,13 +173,20 @@ public struct Analyzer: Sendable {
     ///
     /// The devices are replayed on `replayWorkers` threads (``ParallelReplay``; by default
     /// ``ReplayThreads/byDefault``); the output is the same for any number.
+    ///
+    /// `grouped`: the stream holds each device's lines together, device after device. Each
+    /// device is then finished when the next one begins — its end-of-log findings come then, not
+    /// at the end of the stream — and its state freed, so memory holds one device's, not every
+    /// device's; a device that comes back after another throws ``DeviceReturnedError``.
     public func stream(
         path: String, options: CheckOptions, records: (any DerivedRecordSink)? = nil,
-        replayWorkers: Int? = nil, emit: (Finding) throws -> Void,
+        replayWorkers: Int? = nil, grouped: Bool = false, emit: (Finding) throws -> Void,
         reject: (_ line: Int, LineIssue) -> Void
     ) throws -> StreamTotals {
         var totals = StreamTotals()
         var devices = Set<String>()
+        var groups = grouped ? DeviceGroups() : nil
+        var returned: DeviceReturnedError?
         var orderer = SequenceOrderer()
         var launchApps = options.apps.isSet ? LaunchApps(options.apps) : nil
         var emitError: (any Error)?
@@ -196,7 +203,10 @@ public struct Analyzer: Sendable {
         func replay(_ event: Event) {
             if case .only(let names) = options.devices, !names.contains(event.device) { return }
             // Hashed only when the device changes: most events follow one of the same device.
-            if lastEvent?.device != event.device { devices.insert(event.device) }
+            // Grouped, each change is a new device, and they are counted, not kept.
+            if lastEvent?.device != event.device {
+                if grouped { totals.devices += 1 } else { devices.insert(event.device) }
+            }
             lastEvent = (event.device, event.launch)
             launchApps?.see(event)
             totals.events += 1
@@ -210,6 +220,16 @@ public struct Analyzer: Sendable {
                 switch result {
                 case .event(let event):
                     totals.decoded += 1
+                    switch groups?.enter(event.device) {
+                    case nil, .same?: break
+                    case .next(let previous)?:
+                        // Whatever the orderer holds is the previous device's: its log is over.
+                        orderer.flush(emit: replay)
+                        if let previous { replayer.finish(device: previous, emit: report) }
+                    case .returned?:
+                        returned = DeviceReturnedError(line: number, device: event.device)
+                        return false
+                    }
                     orderer.push(event, emit: replay)
                 case .blank: totals.blankLines += 1
                 case .reject(let issue):
@@ -224,6 +244,7 @@ public struct Analyzer: Sendable {
             }
             return emitError == nil
         }
+        if let returned { throw returned }
         totals.damage = reader.damage
         totals.lines += reader.lostLines
         if let emitError { throw emitError }
@@ -235,7 +256,7 @@ public struct Analyzer: Sendable {
         }
         replayer.finishAll(emit: report)
         if let emitError { throw emitError }
-        totals.devices = devices.count
+        if !grouped { totals.devices = devices.count }
         totals.appLaunches = launchApps?.selected ?? 0
         return totals
     }

@@ -11,7 +11,9 @@ import TraceModel
 /// and tags every finding and record with the stream position of the event that made it evident.
 /// The calling thread, up to ``roundsAhead`` rounds behind, merges a round's outputs by position:
 /// a single replay makes them in that order, since a device's replay hears only its own events.
-/// At the end each worker finishes its devices, and their outputs are merged in device order, as
+/// A device finished before the end (``finish(device:emit:)``) is finished by its worker between
+/// the events of the round, at a stream position of its own. At the end each worker finishes
+/// the devices left, and their outputs are merged in device order, as
 /// ``Replayer/finishAll(emit:)`` finishes them.
 ///
 /// With one worker there are no threads: events are replayed as they are handed over.
@@ -35,9 +37,11 @@ public final class ParallelReplay {
     private let records: (any DerivedRecordSink)?
     // The state below is the calling thread's alone (the class is not `Sendable`): not checked
     // for exclusivity at run time, which was two checks per event on the calling thread.
-    /// Per worker, the events of the round being gathered, and their positions in the stream.
+    /// Per worker, the events of the round being gathered, their positions in the stream, and
+    /// the devices to finish among them.
     @exclusivity(unchecked) private var round: [[Event]]
     @exclusivity(unchecked) private var positions: [[Int]]
+    @exclusivity(unchecked) private var finishing: [[Worker.Finish]]
     @exclusivity(unchecked) private var position = 0
     @exclusivity(unchecked) private var roundsOut = 0
     @exclusivity(unchecked) private var stopped = false
@@ -66,6 +70,7 @@ public final class ParallelReplay {
         launchNumbers = Array(repeating: [:], count: workers.count)
         round = Array(repeating: [], count: workers.count)
         positions = Array(repeating: [], count: workers.count)
+        finishing = Array(repeating: [], count: workers.count)
     }
 
     deinit {
@@ -78,6 +83,21 @@ public final class ParallelReplay {
         let worker = owner(of: event.device)
         positions[worker].append(position)
         round[worker].append(event)
+        advance(emit: emit)
+    }
+
+    /// As ``Replayer/finish(device:emit:)``: ends one device's log and frees its state; said
+    /// after the device's last event. Its outputs come after those of every event handed over
+    /// before, as from one replay.
+    public func finish(device: String, emit: (Finding) -> Void) {
+        if let inline { return inline.finish(device: device, emit: emit) }
+        let worker = owner(of: device)
+        finishing[worker].append(Worker.Finish(before: round[worker].count, device: device, position: position))
+        advance(emit: emit)
+    }
+
+    /// Moves to the next stream position, handing out the round when it is full.
+    private func advance(emit: (Finding) -> Void) {
         position += 1
         if position % Self.roundSize == 0 { handOutRound(emit: emit) }
     }
@@ -132,9 +152,10 @@ public final class ParallelReplay {
     private var reserved: Int { min(Self.roundSize, 2 * Self.roundSize / max(1, workers.count)) }
 
     private func handOutRound(emit: (Finding) -> Void) {
-        guard round.contains(where: { !$0.isEmpty }) else { return }
+        guard round.contains(where: { !$0.isEmpty }) || finishing.contains(where: { !$0.isEmpty }) else { return }
         for (index, worker) in workers.enumerated() {
-            worker.jobs.push(.events(round[index], positions: positions[index]))
+            worker.jobs.push(.events(round[index], positions: positions[index], finishing: finishing[index]))
+            finishing[index] = []
             // Reserved: grown from empty, an array of events was copied at every doubling.
             round[index] = []
             round[index].reserveCapacity(reserved)
@@ -184,8 +205,15 @@ public final class ParallelReplay {
 
 /// One thread's replay of the devices a ``ParallelReplay`` gives it.
 private final class Worker: @unchecked Sendable {
+    /// A device to finish before the event at `before` in its round (at the end: after the last).
+    struct Finish {
+        var before: Int
+        var device: String
+        var position: Int
+    }
+
     enum Job {
-        case events([Event], positions: [Int])
+        case events([Event], positions: [Int], finishing: [Finish])
         case cut(device: String, launch: String?)
         case finish
     }
@@ -210,11 +238,21 @@ private final class Worker: @unchecked Sendable {
             while case let batch = jobs.popAll(), !batch.isEmpty {
                 for job in batch {
                     switch job {
-                    case .events(let events, let positions):
+                    case .events(let events, let positions, let finishing):
+                        var finishes = finishing[...]
+                        func finishDevices(before index: Int) {
+                            while let finish = finishes.first, finish.before <= index {
+                                collector.position = finish.position
+                                replayer.finish(device: finish.device, emit: keep)
+                                finishes.removeFirst()
+                            }
+                        }
                         for index in events.indices {
+                            finishDevices(before: index)
                             collector.position = positions[index]
                             replayer.receive(events[index], emit: keep)
                         }
+                        finishDevices(before: events.count)
                         results.give(.round(collector.take()))
                     case .cut(let device, let launch):
                         replayer.logWasCutShort(device: device, launch: launch)

@@ -11,6 +11,10 @@ extension CheckCommand {
                 "--stdin reads standard input and uses no database: drop --db \(given), or drop --stdin to check the database")
         }
         if keyed && !stdin { throw CommandFailure.usage("--keyed describes standard input: give --stdin with it") }
+        if grouped && !stdin { throw CommandFailure.usage("--grouped describes standard input: give --stdin with it") }
+        if grouped && keyed {
+            throw CommandFailure.usage("--keyed records come grouped by device already: drop --grouped")
+        }
         if summaryJson != nil && !stdin {
             throw CommandFailure.usage("--summary-json writes the totals of a stream: give --stdin with it (`lifeline ingest --json` has a database's)")
         }

@@ -34,7 +34,11 @@ struct CheckCommand: ParsableCommand {
             one JSON object. --keyed reads the records `lifeline key-by-device` writes, each \
             device's records together, and replays each device as from a database: in the \
             store's order, duplicates dropped, cut files' launches as cut (the Spark job's \
-            second pass).
+            second pass). --grouped says that each device's lines come together, device after \
+            device (as `cat` of files whose names begin with the device gives): each device is \
+            finished, its end-of-log findings written and its state freed, when the next one \
+            begins, so memory does not grow with the devices; a device that comes back after \
+            another is an error (exit 2).
 
             Without PATHs the database must exist; one that cannot be written (a read-only file or \
             directory) is replayed and reported without recording the findings.
@@ -64,6 +68,9 @@ struct CheckCommand: ParsableCommand {
 
     @Flag(help: "With --stdin: standard input holds `lifeline key-by-device` records, each device's together.")
     var keyed = false
+
+    @Flag(help: "With --stdin: standard input holds each device's lines together, device after device; each device is finished when the next begins, so memory holds one device's state.")
+    var grouped = false
 
     @Option(help: ArgumentHelp("With --stdin: write the totals (lines, events, duplicates, rejects by reason, lost lines, findings by rule) to this file as JSON.", valueName: "file"))
     var summaryJson: String?
@@ -231,7 +238,8 @@ struct CheckCommand: ParsableCommand {
                 }
             } else {
                 totals = try Analyzer().stream(
-                    path: "-", options: options, records: launchLines, replayWorkers: replayThreads, emit: keep
+                    path: "-", options: options, records: launchLines, replayWorkers: replayThreads, grouped: grouped,
+                    emit: keep
                 ) { line, issue in
                     Terminal.printError("stdin:\(line): \(issue.reason.rawValue): \(issue.message)")
                 }

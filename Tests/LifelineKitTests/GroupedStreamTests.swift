@@ -1,0 +1,131 @@
+import Foundation
+@testable import LifelineKit
+import Testing
+import TraceModel
+import TraceSynth
+
+/// `check --stdin --grouped`: a stream that holds each device's lines together is replayed device
+/// after device, each finished when the next begins — the same findings and launches as a replay
+/// that keeps every device to the end, and a clear error when a device comes back.
+@Suite struct GroupedStreamTests {
+    /// Every device's lines together, device after device, with v1.1 kinds, injected breaches,
+    /// a few bad lines, a launch's events slightly out of `seq` order, and with `cut` the
+    /// stream's end cut short in the middle of a zstd frame.
+    static func stream(in workspace: Workspace, cut: Bool) throws -> String {
+        var spec = CorpusSpec(devices: 19, days: 2, seed: 29, breachRate: 0.3)
+        spec.features = .v1_1
+        let generator = TraceGenerator(spec: spec)
+        var random = SplitMix64(29)
+        var lines: [String] = []
+        for device in 0 ..< spec.devices {
+            var deviceLines = (0 ..< spec.days).flatMap { generator.lines(device: device, day: $0) }
+            if deviceLines.count > 12, Bool.random(using: &random) { deviceLines.swapAt(5, 9) }
+            lines += deviceLines
+            if device % 5 == 0 { lines.append(#"{"ts": "not a time", "device": "X"}"#) }
+        }
+        guard cut else { return try workspace.write("grouped.jsonl", lines: lines) }
+        return try workspace.zstdCutShort(
+            "grouped.jsonl.zst", first: Array(lines.dropLast(200)), second: Array(lines.suffix(200)))
+    }
+
+    static func replay(
+        _ path: String, workers: Int, grouped: Bool
+    ) throws -> (findings: [Finding], launches: [LaunchRecord], totals: Analyzer.StreamTotals) {
+        var findings: [Finding] = []
+        let launches = KeptLaunches()
+        let totals = try Analyzer().stream(
+            path: path, options: CheckOptions(), records: launches, replayWorkers: workers, grouped: grouped,
+            emit: { findings.append($0) }, reject: { _, _ in })
+        return (findings, launches.records, totals)
+    }
+
+    @Test(arguments: [false, true])
+    func groupedFindsWhatTheWholeStreamReplayFinds(cut: Bool) throws {
+        let workspace = try Workspace()
+        let path = try Self.stream(in: workspace, cut: cut)
+        let whole = try Self.replay(path, workers: 1, grouped: false)
+        let grouped = try Self.replay(path, workers: 1, grouped: true)
+        #expect(whole.findings.count > 80)
+        #expect(whole.launches.contains(where: \.logCutShort) == cut)
+        // The same findings and launches; only when a device's end-of-log findings come differs.
+        #expect(grouped.findings.sorted(by: Self.before) == whole.findings.sorted(by: Self.before))
+        #expect(grouped.launches.map(\.launch).sorted() == whole.launches.map(\.launch).sorted())
+        #expect(Set(grouped.launches.map(Self.withoutNumber)) == Set(whole.launches.map(Self.withoutNumber)))
+        #expect(grouped.totals.devices == whole.totals.devices)
+        #expect(grouped.totals.devices == 19)
+        #expect(grouped.totals.events == whole.totals.events && grouped.totals.rejects == whole.totals.rejects)
+        #expect(grouped.totals.findingsByRule == whole.totals.findingsByRule)
+    }
+
+    /// Each device is finished before the next one's first event: its findings, those its log's
+    /// end made evident included, all come before the next device's.
+    @Test func findingsComeDeviceAfterDevice() throws {
+        let workspace = try Workspace()
+        let path = try Self.stream(in: workspace, cut: false)
+        let devices = try Self.replay(path, workers: 1, grouped: true).findings.map(\.device)
+        let runs = devices.indices.filter { $0 == 0 || devices[$0] != devices[$0 - 1] }.map { devices[$0] }
+        #expect(runs.count == Set(devices).count, "a device's findings came in \(runs.count - Set(devices).count) extra runs")
+        #expect(runs.count > 10)
+        let wholeDevices = try Self.replay(path, workers: 1, grouped: false).findings.map(\.device)
+        #expect(wholeDevices != devices, "the whole-stream replay keeps end-of-log findings to the end")
+    }
+
+    @Test(arguments: [false, true])
+    func anyNumberOfWorkersReportsWhatOneDoes(cut: Bool) throws {
+        let workspace = try Workspace()
+        let path = try Self.stream(in: workspace, cut: cut)
+        let one = try Self.replay(path, workers: 1, grouped: true)
+        for workers in [2, 3, 8] {
+            let many = try Self.replay(path, workers: workers, grouped: true)
+            #expect(many.findings == one.findings, "\(workers) workers")
+            #expect(many.launches == one.launches, "\(workers) workers")
+            #expect(many.totals.devices == one.totals.devices && many.totals.events == one.totals.events)
+        }
+    }
+
+    /// A device that comes back after another stops the replay with its line and its id (shown
+    /// escaped: an id is input).
+    @Test(arguments: [1, 3])
+    func aDeviceThatComesBackIsAnError(workers: Int) throws {
+        let workspace = try Workspace()
+        let odd = "D\u{0}\u{1B}[31mü"
+        let escaped = #"D\u0000\u001b[31mü"#
+        let lines = launchLines(device: escaped, launch: "L1", count: 4)
+            + launchLines(device: "B", launch: "L2", count: 4)
+            + launchLines(device: escaped, launch: "L3", count: 4)
+        let path = try workspace.write("back.jsonl", lines: lines)
+        #expect {
+            _ = try Analyzer().stream(
+                path: path, options: CheckOptions(), replayWorkers: workers, grouped: true,
+                emit: { _ in }, reject: { _, _ in })
+        } throws: { error in
+            guard let returned = error as? DeviceReturnedError else { return false }
+            return returned.line == 9 && returned.device == odd
+                && String(describing: returned).hasPrefix(#"line 9: device "D\u{0}\u{1B}[31mü" came back after"#)
+        }
+        // Without --grouped the same stream is fine.
+        _ = try Analyzer().stream(
+            path: path, options: CheckOptions(), replayWorkers: workers, emit: { _ in }, reject: { _, _ in })
+    }
+
+    private static func before(_ a: Finding, _ b: Finding) -> Bool {
+        (a.device, a.launch, a.ts, a.rule, a.message) < (b.device, b.launch, b.ts, b.rule, b.message)
+    }
+
+    /// A launch record with its number (the order launches began in, across devices) left out.
+    private static func withoutNumber(_ record: LaunchRecord) -> LaunchRecord {
+        var record = record
+        record.number = 0
+        return record
+    }
+}
+
+/// Keeps every launch record a replay hands over, in order.
+private final class KeptLaunches: DerivedRecordSink {
+    var records: [LaunchRecord] = []
+    var takesWork: Bool { false }
+    func record(_ record: consuming LaunchRecord) { records.append(record) }
+    func record(_ record: consuming IntervalRecord) {}
+    func record(_ record: consuming TaskRecord) {}
+    func record(_ record: consuming RequestRecord) {}
+}
