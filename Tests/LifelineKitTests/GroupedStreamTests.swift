@@ -12,8 +12,7 @@ import TraceSynth
     /// a few bad lines, a launch's events slightly out of `seq` order, and with `cut` the
     /// stream's end cut short in the middle of a zstd frame.
     static func stream(in workspace: Workspace, cut: Bool) throws -> String {
-        var spec = CorpusSpec(devices: 19, days: 2, seed: 29, breachRate: 0.3)
-        spec.features = .v1_1
+        let spec = GeneratedCorpusTests.v1_1(devices: 19, days: 2, seed: 29, breachRate: 0.3)
         let generator = TraceGenerator(spec: spec)
         var random = SplitMix64(29)
         var lines: [String] = []
@@ -31,12 +30,7 @@ import TraceSynth
     static func replay(
         _ path: String, workers: Int, grouped: Bool
     ) throws -> (findings: [Finding], launches: [LaunchRecord], totals: Analyzer.StreamTotals) {
-        var findings: [Finding] = []
-        let launches = KeptLaunches()
-        let totals = try Analyzer().stream(
-            path: path, options: CheckOptions(), records: launches, replayWorkers: workers, grouped: grouped,
-            emit: { findings.append($0) }, reject: { _, _ in })
-        return (findings, launches.records, totals)
+        try ParallelReplayTests.replay(path, workers: workers, grouped: grouped)
     }
 
     @Test(arguments: [false, true])
@@ -118,14 +112,4 @@ import TraceSynth
         record.number = 0
         return record
     }
-}
-
-/// Keeps every launch record a replay hands over, in order.
-private final class KeptLaunches: DerivedRecordSink {
-    var records: [LaunchRecord] = []
-    var takesWork: Bool { false }
-    func record(_ record: consuming LaunchRecord) { records.append(record) }
-    func record(_ record: consuming IntervalRecord) {}
-    func record(_ record: consuming TaskRecord) {}
-    func record(_ record: consuming RequestRecord) {}
 }

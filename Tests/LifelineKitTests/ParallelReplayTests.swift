@@ -12,8 +12,7 @@ import TraceSynth
     /// v1.1 kinds, injected breaches and a few bad lines; with `cut`, zstd in two frames, the
     /// second cut in the middle (a file that was being written when the device died).
     static func stream(in workspace: Workspace, cut: Bool) throws -> String {
-        var spec = CorpusSpec(devices: 23, days: 2, seed: 17, breachRate: 0.3)
-        spec.features = .v1_1
+        let spec = GeneratedCorpusTests.v1_1(devices: 23, days: 2, seed: 17, breachRate: 0.3)
         let generator = TraceGenerator(spec: spec)
         var queues = (0 ..< spec.devices).flatMap { device in (0 ..< spec.days).map { generator.lines(device: device, day: $0) } }
         var random = SplitMix64(17)
@@ -31,12 +30,12 @@ import TraceSynth
 
     /// Findings, launch records and totals of one replay of `path` on `workers` threads.
     static func replay(
-        _ path: String, workers: Int, options: CheckOptions = CheckOptions()
+        _ path: String, workers: Int, options: CheckOptions = CheckOptions(), grouped: Bool = false
     ) throws -> (findings: [Finding], launches: [LaunchRecord], totals: Analyzer.StreamTotals) {
         var findings: [Finding] = []
         let launches = LaunchCollector()
         let totals = try Analyzer().stream(
-            path: path, options: options, records: launches, replayWorkers: workers,
+            path: path, options: options, records: launches, replayWorkers: workers, grouped: grouped,
             emit: { findings.append($0) }, reject: { _, _ in })
         return (findings, launches.records, totals)
     }
