@@ -102,6 +102,49 @@ import TraceSynth
             path: path, options: CheckOptions(), replayWorkers: workers, emit: { _ in }, reject: { _, _ in })
     }
 
+    /// Seeded streams of four devices, each device's lines cut into one to three runs, the runs
+    /// shuffled: `--grouped` refuses exactly the streams in which a device comes back, at the
+    /// first line of its return, and finds in the others what the whole-stream replay finds.
+    @Test func refusesExactlyTheStreamsWhereADeviceComesBack() throws {
+        let workspace = try Workspace()
+        let generator = TraceGenerator(spec: GeneratedCorpusTests.v1_1(devices: 4, days: 2, seed: 5, breachRate: 0.3))
+        let deviceLines = (0 ..< 4).map { device in (0 ..< 2).flatMap { generator.lines(device: device, day: $0) } }
+        var refused = 0
+        for seed in 0 ..< 40 {
+            var random = SplitMix64(UInt64(seed))
+            var runs: [(device: Int, lines: ArraySlice<String>)] = []
+            for (device, lines) in deviceLines.enumerated() {
+                let cuts = (0 ..< Int.random(in: 0 ... 2, using: &random)).map { _ in Int.random(in: 1 ..< lines.count, using: &random) }
+                let bounds = [0] + Set(cuts).sorted() + [lines.count]
+                runs += zip(bounds, bounds.dropFirst()).map { (device, lines[$0 ..< $1]) }
+            }
+            if seed % 3 != 0 { runs.shuffle(using: &random) }
+            // The first line of a device that comes back, if one does.
+            var expected: Int?
+            var finished = Set<Int>(), current: Int?, line = 1
+            for run in runs where expected == nil {
+                if run.device != current {
+                    if let current { finished.insert(current) }
+                    if finished.contains(run.device) { expected = line }
+                    current = run.device
+                }
+                line += run.lines.count
+            }
+            let path = try workspace.write("shuffled-\(seed).jsonl", lines: runs.flatMap(\.lines))
+            let whole = try Self.replay(path, workers: 1, grouped: false)
+            #expect(whole.totals.rejects == 0)
+            do {
+                let grouped = try Self.replay(path, workers: seed % 2 == 0 ? 1 : 3, grouped: true)
+                #expect(expected == nil, "seed \(seed): a device came back at line \(expected ?? 0) and was not refused")
+                #expect(grouped.findings.sorted(by: Self.before) == whole.findings.sorted(by: Self.before), "seed \(seed)")
+            } catch let error as DeviceReturnedError {
+                refused += 1
+                #expect(error.line == expected, "seed \(seed)")
+            }
+        }
+        #expect(refused > 10 && refused < 40, "both kinds of stream were tried")
+    }
+
     private static func before(_ a: Finding, _ b: Finding) -> Bool {
         (a.device, a.launch, a.ts, a.rule, a.message) < (b.device, b.launch, b.ts, b.rule, b.message)
     }
