@@ -33,14 +33,16 @@ public struct SequenceOrderer {
     }
 
     /// A launch's place in its `seq` and what it holds: a class, so that the launch of the latest
-    /// event is at hand without hashing its device and launch for every event.
+    /// event is at hand without hashing its device and launch for every event. Its fields are not
+    /// checked for exclusivity at run time (a check for every event): an orderer is one thread's,
+    /// and nothing it calls while it changes them reaches them.
     private final class Pending {
-        var next: Int64 = 0
+        @exclusivity(unchecked) var next: Int64 = 0
         let process: ProcessKey
-        var events: [Event] = []
+        @exclusivity(unchecked) var events: [Event] = []
         /// When the launch last had an event (a count of events pushed), for forgetting the
         /// launches that have gone quiet first.
-        var touched = 0
+        @exclusivity(unchecked) var touched = 0
 
         init(process: ProcessKey) {
             self.process = process

@@ -183,82 +183,18 @@ public struct Analyzer: Sendable {
         replayWorkers: Int? = nil, grouped: Bool = false, emit: (Finding) throws -> Void,
         reject: (_ line: Int, LineIssue) -> Void
     ) throws -> StreamTotals {
-        var totals = StreamTotals()
-        var devices = Set<String>()
-        var groups = grouped ? DeviceGroups() : nil
-        var returned: DeviceReturnedError?
-        var orderer = SequenceOrderer()
-        var launchApps = options.apps.isSet ? LaunchApps(options.apps) : nil
-        var emitError: (any Error)?
-        func report(_ finding: Finding) {
-            guard emitError == nil, options.reports(finding), launchApps?.takes(finding) ?? true else { return }
-            totals.findings += 1
-            totals.findingsByRule[finding.rule, default: 0] += 1
-            do { try emit(finding) } catch { emitError = error }
-        }
         let replayer = ParallelReplay(
             workers: replayWorkers ?? ReplayThreads.byDefault, book: book, configuration: options.configuration, records: records)
         defer { replayer.stop() }
-        var lastEvent: (device: String, launch: String)?
-        func replay(_ event: Event) {
-            if case .only(let names) = options.devices, !names.contains(event.device) { return }
-            // Hashed only when the device changes: most events follow one of the same device.
-            // Grouped, each change is a new device, and they are counted, not kept.
-            if lastEvent?.device != event.device {
-                if grouped { totals.devices += 1 } else { devices.insert(event.device) }
-            }
-            lastEvent = (event.device, event.launch)
-            launchApps?.see(event)
-            totals.events += 1
-            replayer.receive(event, emit: report)
-        }
         let reader = try LineReader(path: path)
-        try ParallelDecoder.forEachLine(of: reader) { line in
-            totals.lines += 1
-            switch line {
-            case .decoded(let number, let result):
-                switch result {
-                case .event(let event):
-                    totals.decoded += 1
-                    switch groups?.enter(event.device) {
-                    case nil, .same?: break
-                    case .next(let previous)?:
-                        // Whatever the orderer holds is the previous device's: its log is over.
-                        orderer.flush(emit: replay)
-                        if let previous { replayer.finish(device: previous, emit: report) }
-                    case .returned?:
-                        returned = DeviceReturnedError(line: number, device: event.device)
-                        return false
-                    }
-                    orderer.push(event, emit: replay)
-                case .blank: totals.blankLines += 1
-                case .reject(let issue):
-                    totals.rejects += 1
-                    totals.rejectsByReason[issue.reason.rawValue, default: 0] += 1
-                    reject(number, issue)
-                }
-            case .tooLong(let number, let bytes):
-                totals.rejects += 1
-                totals.rejectsByReason[RejectReason.lineTooLong.rawValue, default: 0] += 1
-                reject(number, LineIssue(.lineTooLong, "line of \(bytes) bytes is too long"))
+        // The run holds the closures only while the stream is read.
+        return try withoutActuallyEscaping(emit) { emit in
+            try withoutActuallyEscaping(reject) { reject in
+                let run = StreamRun(options: options, replayer: replayer, grouped: grouped, emit: emit, reject: reject)
+                try ParallelDecoder.forEachLine(of: reader) { run.take($0) }
+                return try run.end(reader: reader)
             }
-            return emitError == nil
         }
-        if let returned { throw returned }
-        totals.damage = reader.damage
-        totals.lines += reader.lostLines
-        if let emitError { throw emitError }
-        orderer.flush(emit: replay)
-        // The stream was cut (a compressed frame or the last line cut short): the launch of its
-        // last event was the one logging when it was cut.
-        if reader.cut != nil, let lastEvent {
-            replayer.logWasCutShort(device: lastEvent.device, launch: lastEvent.launch, emit: report)
-        }
-        replayer.finishAll(emit: report)
-        if let emitError { throw emitError }
-        if !grouped { totals.devices = devices.count }
-        totals.appLaunches = launchApps?.selected ?? 0
-        return totals
     }
 
     static func json(_ budgets: Budgets) -> String {
