@@ -40,6 +40,7 @@ struct JSONScanner {
     }
 
     /// Skips whitespace, then consumes `byte` or throws, describing it as `expected`.
+    @inline(__always)
     mutating func consume(_ byte: UInt8, expected: String) throws(ScanError) {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == byte else {
@@ -49,6 +50,7 @@ struct JSONScanner {
     }
 
     /// Skips whitespace, then consumes `byte` if it comes next; returns whether it did.
+    @inline(__always)
     mutating func skip(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == byte else { return false }
@@ -57,6 +59,7 @@ struct JSONScanner {
     }
 
     /// Skips whitespace, then consumes and returns the next byte, which must be one of two.
+    @inline(__always)
     mutating func consume(
         either first: UInt8, or second: UInt8, expected: String
     ) throws(ScanError) -> UInt8 {
@@ -75,6 +78,7 @@ struct JSONScanner {
     }
 
     /// Skips whitespace and scans a string that must come next (an object key).
+    @inline(__always)
     mutating func scanKey() throws(ScanError) -> JSONValue {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == .quote else {
