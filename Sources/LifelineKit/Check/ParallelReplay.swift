@@ -80,6 +80,18 @@ public final class ParallelReplay {
     /// Findings of earlier events may come out during the call, in order.
     public func receive(_ event: consuming Event, emit: (Finding) -> Void) {
         if let inline { return inline.receive(event, emit: emit) }
+        hand(event, emit: emit)
+    }
+
+    /// As ``receive(_:emit:)``, for an event the caller keeps: one thread replays it where it is,
+    /// and only a worker's round takes a copy (an event holds a dozen strings, each retained by a
+    /// copy and released by its end, most of them atomically).
+    public func receive(copyOf event: borrowing Event, emit: (Finding) -> Void) {
+        if let inline { return inline.receive(event, emit: emit) }
+        hand(copy event, emit: emit)
+    }
+
+    private func hand(_ event: consuming Event, emit: (Finding) -> Void) {
         let worker = owner(of: event.device)
         positions[worker].append(position)
         round[worker].append(event)

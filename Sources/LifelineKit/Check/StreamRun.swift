@@ -100,7 +100,7 @@ final class StreamRun {
         lastEvent = (event.device, event.launch)
         launchApps?.see(event)
         totals.events += 1
-        replayer.receive(event, emit: report)
+        replayer.receive(copyOf: event, emit: report)
     }
 
     private func report(_ finding: Finding) {
