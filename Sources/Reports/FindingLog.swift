@@ -129,5 +129,4 @@ public enum FindingLogError: Error, CustomStringConvertible {
             "could not read findings back from their temporary file (\(String(cString: strerror(code))))"
         }
     }
-
 }

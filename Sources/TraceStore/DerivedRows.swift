@@ -23,6 +23,8 @@ public final class DerivedRows {
     @exclusivity(unchecked) private var used = 0
     @exclusivity(unchecked) private var rowsHeld = 0
     private var findingCounts = LaunchFindingCounts()
+    /// Where a JSON array is written before it is put as a text, reused row after row.
+    private var scratch: [UInt8] = []
 
     /// `chunk` receives every `chunkBytes` or so of rows, in order, and the rest at ``flush()``.
     public init(chunkBytes: Int = 1 << 21, chunk: @escaping (DerivedChunk) throws -> Void) {
@@ -138,55 +140,11 @@ public final class DerivedRows {
         used += 5 + count
     }
 
-    /// A text of the JSON array of `values` (`[1,null,3]`), its digits written in place.
+    /// A text of the JSON array of `values` (`[1,null,3]`).
     fileprivate func put(jsonArray values: some Sequence<Int64?>) {
-        reserve(6)
-        let start = used
-        buffer.storeBytes(of: DerivedRow.Value.text.rawValue, toByteOffset: used, as: UInt8.self)
-        used += 5
-        buffer.storeBytes(of: UInt8(ascii: "["), toByteOffset: used, as: UInt8.self)
-        used += 1
-        var first = true
-        for value in values {
-            // A comma, then at most 20 characters (`-9223372036854775808`), and the closing bracket.
-            reserve(22)
-            if !first {
-                buffer.storeBytes(of: UInt8(ascii: ","), toByteOffset: used, as: UInt8.self)
-                used += 1
-            }
-            first = false
-            if let value { putDecimal(value) } else { putASCII("null") }
-        }
-        reserve(1)
-        buffer.storeBytes(of: UInt8(ascii: "]"), toByteOffset: used, as: UInt8.self)
-        used += 1
-        buffer.storeBytes(of: UInt32(truncatingIfNeeded: used - start - 5).littleEndian, toByteOffset: start + 1, as: UInt32.self)
-    }
-
-    /// `value` in decimal; room for it is reserved by the caller.
-    private func putDecimal(_ value: Int64) {
-        var magnitude = value.magnitude
-        if value < 0 { putASCII("-") }
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        var position = used + digits - 1
-        repeat {
-            buffer.storeBytes(of: UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0"), toByteOffset: position, as: UInt8.self)
-            magnitude /= 10
-            position -= 1
-        } while magnitude > 0
-        used += digits
-    }
-
-    private func putASCII(_ text: StaticString) {
-        text.withUTF8Buffer { bytes in
-            if let base = bytes.baseAddress { (buffer + used).copyMemory(from: base, byteCount: bytes.count) }
-            used += bytes.count
-        }
+        scratch.removeAll(keepingCapacity: true)
+        Store.appendJSONArray(values, to: &scratch)
+        scratch.withUnsafeBytes { put(text: $0) }
     }
 
     fileprivate func put(periods: [BackgroundPeriod]) {

@@ -78,8 +78,8 @@ extension Store {
                     run.budgets, run.scope, run.devices, run.events, count,
                 ])
             let runID = db.lastInsertedRowID
-            // Each row is encoded as the derived rows are (its arrays of ids written digit by
-            // digit) and bound from those bytes, a megabyte of rows at a time.
+            // Each row is encoded as the derived rows are and bound from those bytes, a megabyte
+            // of rows at a time.
             let writer = try DerivedTables.Writer.findings(db, runID: runID)
             let rows = DerivedRows(chunkBytes: 1 << 20) { try writer.write($0) }
             // Ids follow the largest, one by one (checked below).
@@ -156,17 +156,18 @@ extension Store {
             bytes.append(contentsOf: "{\"kind\":\"\(factor.kind.rawValue)\",\"share\":".utf8)
             bytes.append(contentsOf: (factor.share.isFinite ? "\(factor.share)" : "null").utf8)
             bytes.append(contentsOf: ",\"event_ids\":".utf8)
-            appendArray(factor.evidence.lazy.map(\.rowID), to: &bytes)
+            appendJSONArray(factor.evidence.lazy.map(\.rowID), to: &bytes)
             bytes.append(contentsOf: ",\"event_seqs\":".utf8)
-            appendArray(factor.evidence.lazy.map(\.seq), to: &bytes)
+            appendJSONArray(factor.evidence.lazy.map(\.seq), to: &bytes)
             bytes.append(UInt8(ascii: "}"))
         }
         bytes.append(UInt8(ascii: "]"))
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `[1,null,3]`, written as bytes.
-    private static func appendArray(_ values: some Sequence<Int64?>, to bytes: inout [UInt8]) {
+    /// `[1,null,3]`, written as bytes: the `event_ids` and `event_seqs` of a finding (see
+    /// ``DerivedRow/Encoder``) and of each of its factors.
+    static func appendJSONArray(_ values: some Sequence<Int64?>, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "["))
         var first = true
         for value in values {

@@ -31,7 +31,9 @@ struct StoredRowReader {
     private let packs: Statement
     private let contexts: StoredContexts
     /// The files cut short (`files.truncated`), and the file of an event row and of a launch's
-    /// last event row: a launch whose last event lies in such a file was cut short.
+    /// last event row: a launch whose last event lies in such a file was cut short. A launch read
+    /// from its packs knows its last row's id, and the lookup of that row alone measured faster
+    /// (1–3% of `check` on the field-like store) than the launch's last row found by range.
     private let cutFiles: Set<Int64>
     private let fileOfRow: Statement
     private let fileOfLastRow: Statement

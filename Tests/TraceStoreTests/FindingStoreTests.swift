@@ -32,7 +32,7 @@ import TraceModel
         #expect(rows.first?["sameRun"] == true)
     }
 
-    /// A finding's `event_ids` and `event_seqs` are written digit by digit into the row's bytes:
+    /// A finding's `event_ids` and `event_seqs` are written as JSON into the row's bytes:
     /// every integer (zero, negatives, both extremes) and a missing one (`null`) as JSON that SQLite
     /// reads back to the same numbers; no events, `[]`.
     @Test func eventIdsAndSeqsAreJSONArraysOfEveryInteger() throws {

@@ -7,7 +7,7 @@
 /// that a stream of a million devices holds megabytes, not the ids. Two devices whose hashes
 /// collide (about one chance in 10¹⁰ with a million devices) would be taken for one come back.
 struct DeviceGroups {
-    enum Step: Equatable {
+    enum Step {
         /// The device of the line before.
         case same
         /// A device not seen yet; `previous` (nil at the first line) is over.
