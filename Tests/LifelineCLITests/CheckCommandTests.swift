@@ -104,6 +104,28 @@ import Testing
         #expect(back.stdout.split(separator: "\n").count > findings.count / 2, "the devices before it were reported")
     }
 
+    /// `--grouped` over damaged input (a good file, a file of bad lines, a zstd file cut
+    /// mid-frame), read from a FIFO: the same findings and the same account of the damage as
+    /// without it, exit 1.
+    @Test func groupedStdinOverDamagedInputFromAFIFOReportsWhatTheWholeReplayDoes() throws {
+        let directory = try CLI.temporaryDirectory()
+        let stream = try CLI.damagedStream(in: directory).path
+        func run(_ flags: String) throws -> (status: Int32, stdout: String, stderr: String) {
+            let errors = directory.appendingPathComponent("errors.txt").path
+            let fifo = directory.appendingPathComponent("fifo").path
+            let result = try CLI.shell(
+                #"rm -f \#(fifo) && mkfifo \#(fifo) && (cat \#(stream) > \#(fifo) &) && "$LIFELINE" check --stdin \#(flags) < \#(fifo) 2> \#(errors)"#)
+            return (result.status, result.stdout, try String(contentsOfFile: errors, encoding: .utf8))
+        }
+        let whole = try run("")
+        let grouped = try run("--grouped")
+        #expect(whole.status == 1 && grouped.status == 1)
+        #expect(!whole.stdout.isEmpty)
+        #expect(grouped.stdout.split(separator: "\n").sorted() == whole.stdout.split(separator: "\n").sorted())
+        #expect(grouped.stderr == whole.stderr)
+        #expect(grouped.stderr.contains("an unknown number of lines lost: zstd frame starting at byte"))
+    }
+
     @Test func budgetsComeFromFlagsAndConfigFiles() throws {
         let directory = try CLI.temporaryDirectory()
         let database = directory.appendingPathComponent("c.db").path

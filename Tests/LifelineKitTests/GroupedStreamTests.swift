@@ -102,6 +102,24 @@ import TraceSynth
             path: path, options: CheckOptions(), replayWorkers: workers, emit: { _ in }, reject: { _, _ in })
     }
 
+    /// A device id of 100 kB that comes back is named by its first 80 characters and its length,
+    /// not printed whole.
+    @Test func aHugeDeviceIdThatComesBackIsShownCut() throws {
+        let workspace = try Workspace()
+        let huge = String(repeating: "d", count: 100_000)
+        let lines = launchLines(device: huge, launch: "L1", count: 3) + launchLines(device: "B", launch: "L2", count: 3)
+            + launchLines(device: huge, launch: "L3", count: 3)
+        let path = try workspace.write("huge.jsonl", lines: lines)
+        #expect {
+            _ = try Analyzer().stream(
+                path: path, options: CheckOptions(), grouped: true, emit: { _ in }, reject: { _, _ in })
+        } throws: { error in
+            let text = String(describing: error)
+            return text.hasPrefix("line 7: device \"" + String(repeating: "d", count: 80) + "\"… (100000 bytes) came back")
+                && text.utf8.count < 500
+        }
+    }
+
     /// Seeded streams of four devices, each device's lines cut into one to three runs, the runs
     /// shuffled: `--grouped` refuses exactly the streams in which a device comes back, at the
     /// first line of its return, and finds in the others what the whole-stream replay finds.
