@@ -126,6 +126,50 @@ import Testing
         #expect(grouped.stderr.contains("an unknown number of lines lost: zstd frame starting at byte"))
     }
 
+    /// `--devices-in-memory`: with two devices held and the others' lines spilled to disk, the
+    /// sample traces (in reverse name order) and damaged input from a FIFO give the same findings,
+    /// the same account of the damage, the same totals and the same exit as with every device held.
+    @Test func devicesBeyondTheLimitWaitOnDiskAndFindTheSame() throws {
+        let directory = try CLI.temporaryDirectory()
+        let damaged = try CLI.damagedStream(in: directory).path
+        let traces = #"cd "\#(Self.traces)" && cat $(ls dev-* | LC_ALL=C sort -r)"#
+        func run(_ input: String, _ flags: String) throws -> (status: Int32, stdout: String, stderr: String, summary: String) {
+            let errors = directory.appendingPathComponent("errors.txt").path
+            let summary = directory.appendingPathComponent("summary.json").path
+            let fifo = directory.appendingPathComponent("fifo").path
+            let result = try CLI.shell(#"""
+                rm -f \#(fifo) && mkfifo \#(fifo) && ((\#(input)) > \#(fifo) &) && \
+                "$LIFELINE" check --stdin --quiet --summary-json \#(summary) \#(flags) < \#(fifo) 2> \#(errors)
+                """#)
+            let totals = try String(contentsOfFile: summary, encoding: .utf8)
+                .replacingOccurrences(of: #""seconds":[0-9.e-]+"#, with: "", options: .regularExpression)
+            return (result.status, result.stdout, try String(contentsOfFile: errors, encoding: .utf8), totals)
+        }
+        for input in [traces, "cat \(damaged)"] {
+            let held = try run(input, "")
+            let spilled = try run(input, "--devices-in-memory 2")
+            #expect(held.status == spilled.status, "\(input)")
+            #expect(!held.stdout.isEmpty)
+            #expect(spilled.stdout.split(separator: "\n").sorted() == held.stdout.split(separator: "\n").sorted(), "\(input)")
+            #expect(spilled.stderr == held.stderr, "\(input)")
+            #expect(spilled.summary == held.summary, "\(input)")
+        }
+    }
+
+    /// Lines that must wait on disk when the temporary directory cannot take them: one line
+    /// saying so and what to do, exit 2 (the findings are not all known).
+    @Test func aSpillThatCannotBeWrittenSaysWhatToDo() throws {
+        let directory = try CLI.temporaryDirectory()
+        let missing = directory.appendingPathComponent("no-such-directory").path
+        let errors = directory.appendingPathComponent("errors.txt").path
+        let result = try CLI.shell(
+            #"cd "\#(Self.traces)" && cat dev-* | TMPDIR=\#(missing) "$LIFELINE" check --stdin --quiet --devices-in-memory 1 2> \#(errors)"#)
+        #expect(result.status == 2)
+        #expect(try String(contentsOfFile: errors, encoding: .utf8)
+            == "error: standard input: could not write the events of devices beyond --devices-in-memory to a temporary file "
+            + "(No such file or directory): free space in \(missing), set TMPDIR, or raise --devices-in-memory\n")
+    }
+
     @Test func budgetsComeFromFlagsAndConfigFiles() throws {
         let directory = try CLI.temporaryDirectory()
         let database = directory.appendingPathComponent("c.db").path

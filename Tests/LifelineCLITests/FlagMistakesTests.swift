@@ -24,6 +24,12 @@ import Testing
         (["check", "--stdin", "--db", "x.db"], "--stdin reads standard input and uses no database: drop --db x.db"),
         (["check", "--grouped"], "--grouped describes standard input: give --stdin with it"),
         (["check", "--stdin", "--keyed", "--grouped"], "--keyed records come grouped by device already: drop --grouped"),
+        (["check", "--devices-in-memory", "5"], "--devices-in-memory bounds the replay of standard input: give --stdin with it"),
+        (["check", "--stdin", "--grouped", "--devices-in-memory", "5"],
+         "--grouped input holds one device at a time already: drop --devices-in-memory"),
+        (["check", "--stdin", "--keyed", "--devices-in-memory", "5"],
+         "--keyed input holds one device at a time already: drop --devices-in-memory"),
+        (["check", "--stdin", "--devices-in-memory", "0"], "--devices-in-memory must be at least 1, not 0"),
         (["rules", "no-such-rule"], "unknown rule 'no-such-rule'"),
     ])
     func usageMistakesExit64(_ arguments: [String], _ message: String) throws {

@@ -30,13 +30,14 @@ import TraceSynth
 
     /// Findings, launch records and totals of one replay of `path` on `workers` threads.
     static func replay(
-        _ path: String, workers: Int, options: CheckOptions = CheckOptions(), grouped: Bool = false
+        _ path: String, workers: Int, options: CheckOptions = CheckOptions(), grouped: Bool = false,
+        devicesInMemory: Int = Analyzer.devicesInMemory
     ) throws -> (findings: [Finding], launches: [LaunchRecord], totals: Analyzer.StreamTotals) {
         var findings: [Finding] = []
         let launches = LaunchCollector()
         let totals = try Analyzer().stream(
             path: path, options: options, records: launches, replayWorkers: workers, grouped: grouped,
-            emit: { findings.append($0) }, reject: { _, _ in })
+            devicesInMemory: devicesInMemory, emit: { findings.append($0) }, reject: { _, _ in })
         return (findings, launches.records, totals)
     }
 

@@ -162,8 +162,12 @@ public struct Analyzer: Sendable {
         public var inputWasBad: Bool { rejects > 0 || !damage.isEmpty }
     }
 
+    /// How many devices a stream in any order has replayed as their lines come, at most, unless
+    /// told otherwise (see ``stream(path:options:records:replayWorkers:grouped:devicesInMemory:emit:reject:)``).
+    public static let devicesInMemory = ResidentDevices.defaultLimit
+
     /// Replays JSON lines from a file or standard input ("-") straight to findings, with no
-    /// database: memory is bounded by the launches open at once. Bad lines go to `reject`
+    /// database: memory is bounded by the devices replayed at once. Bad lines go to `reject`
     /// and reading goes on; findings that pass the filters go to `emit` as soon as known.
     /// Damaged compressed frames are skipped whole (see `LineReader`) and listed in the totals.
     ///
@@ -178,9 +182,15 @@ public struct Analyzer: Sendable {
     /// device is then finished when the next one begins — its end-of-log findings come then, not
     /// at the end of the stream — and its state freed, so memory holds one device's, not every
     /// device's; a device that comes back after another throws ``DeviceReturnedError``.
+    ///
+    /// Otherwise every device is held until the stream ends (any device may log again), the
+    /// first `devicesInMemory` in memory, replayed as their lines come; the lines of the devices
+    /// after them wait in a temporary file (``DeviceSpill``) and are replayed, device after
+    /// device, once the stream ends. Each device's findings are the same either way.
     public func stream(
         path: String, options: CheckOptions, records: (any DerivedRecordSink)? = nil,
-        replayWorkers: Int? = nil, grouped: Bool = false, emit: (Finding) throws -> Void,
+        replayWorkers: Int? = nil, grouped: Bool = false, devicesInMemory: Int = Analyzer.devicesInMemory,
+        emit: (Finding) throws -> Void,
         reject: (_ line: Int, LineIssue) -> Void
     ) throws -> StreamTotals {
         let replayer = ParallelReplay(
@@ -190,7 +200,9 @@ public struct Analyzer: Sendable {
         // The run holds the closures only while the stream is read.
         return try withoutActuallyEscaping(emit) { emit in
             try withoutActuallyEscaping(reject) { reject in
-                let run = StreamRun(options: options, replayer: replayer, grouped: grouped, emit: emit, reject: reject)
+                let run = StreamRun(
+                    options: options, replayer: replayer, grouped: grouped, devicesInMemory: devicesInMemory, emit: emit,
+                    reject: reject)
                 try ParallelDecoder.forEachLine(of: reader) { run.take($0) }
                 return try run.end(reader: reader)
             }

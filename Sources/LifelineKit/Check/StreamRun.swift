@@ -3,8 +3,16 @@ import TraceDecode
 import TraceModel
 import TraceRead
 
-/// One streamed replay's state (``Analyzer/stream(path:options:records:replayWorkers:grouped:emit:reject:)``):
+/// One streamed replay's state (``Analyzer/stream(path:options:records:replayWorkers:grouped:devicesInMemory:emit:reject:)``):
 /// the totals, the sequence orderer, the devices seen, and what each line does to them.
+///
+/// A stream in any order cannot say when a device's log is over, so each device's replay is held
+/// until the stream ends. Only the first `devicesInMemory` devices are replayed as their lines
+/// come; the lines of any device after them go to a ``DeviceSpill`` on disk, and once the stream
+/// ends and the devices held are finished, they are replayed device after device, each finished
+/// before the next begins — the replay of each device is the same (its lines in their order), so
+/// memory is bounded however many devices the stream holds, at the cost of reading those lines
+/// twice. A grouped stream holds one device at a time and spills nothing.
 ///
 /// A class, its state in properties not checked for exclusivity at run time: as local variables
 /// of the stream function, captured by the functions each line calls, every access of them was
@@ -19,25 +27,35 @@ final class StreamRun {
     @exclusivity(unchecked) private var launchApps: LaunchApps?
     @exclusivity(unchecked) private var emitError: (any Error)?
     @exclusivity(unchecked) private var lastEvent: (device: String, launch: String)?
+    /// Ungrouped: the devices replayed as their lines come, and the lines of the others.
+    @exclusivity(unchecked) private var resident: ResidentDevices?
+    @exclusivity(unchecked) private var spill = DeviceSpill()
+    @exclusivity(unchecked) private var spillError: DeviceSpillError?
+    /// The device of the stream's latest event when that event was spilled (nil when it went to
+    /// the replay): the one a cut stream cut short.
+    @exclusivity(unchecked) private var lastSpilled: String?
+    /// Replaying the spilled devices, one after another (each counted as it begins).
+    @exclusivity(unchecked) private var draining = false
     private let options: CheckOptions
     private let replayer: ParallelReplay
     private let emit: (Finding) throws -> Void
     private let reject: (_ line: Int, LineIssue) -> Void
 
     init(
-        options: CheckOptions, replayer: ParallelReplay, grouped: Bool, emit: @escaping (Finding) throws -> Void,
-        reject: @escaping (_ line: Int, LineIssue) -> Void
+        options: CheckOptions, replayer: ParallelReplay, grouped: Bool, devicesInMemory: Int,
+        emit: @escaping (Finding) throws -> Void, reject: @escaping (_ line: Int, LineIssue) -> Void
     ) {
         self.options = options
         self.replayer = replayer
         self.emit = emit
         self.reject = reject
         groups = grouped ? DeviceGroups() : nil
+        resident = grouped ? nil : ResidentDevices(limit: devicesInMemory, selection: options.devices)
         launchApps = options.apps.isSet ? LaunchApps(options.apps) : nil
     }
 
-    /// Takes one line of the stream; false to stop reading (the output failed, or a grouped
-    /// stream's device came back).
+    /// Takes one line of the stream; false to stop reading (the output failed, a grouped
+    /// stream's device came back, or spilled lines could not be written).
     func take(_ line: DecodedLine) -> Bool {
         totals.lines += 1
         switch line {
@@ -55,6 +73,15 @@ final class StreamRun {
                     returned = DeviceReturnedError(line: number, device: event.device)
                     return false
                 }
+                if resident?.admits(event.device) == false {
+                    lastSpilled = event.device
+                    do { try spill.append(event, line: number) } catch {
+                        spillError = error
+                        return false
+                    }
+                    return emitError == nil
+                }
+                lastSpilled = nil
                 orderer.push(event, emit: replay)
             case .blank: totals.blankLines += 1
             case .reject(let issue):
@@ -74,28 +101,56 @@ final class StreamRun {
     /// cut stream cut short, finishes every device, and returns the totals.
     func end(reader: LineReader) throws -> Analyzer.StreamTotals {
         if let returned { throw returned }
+        if let spillError { throw spillError }
         totals.damage = reader.damage
         totals.lines += reader.lostLines
         if let emitError { throw emitError }
         orderer.flush(emit: replay)
         // The stream was cut (a compressed frame or the last line cut short): the launch of its
         // last event was the one logging when it was cut.
-        if reader.cut != nil, let lastEvent {
+        if reader.cut != nil, lastSpilled == nil, let lastEvent {
             replayer.logWasCutShort(device: lastEvent.device, launch: lastEvent.launch, emit: report)
         }
+        if spill.count > 0 { try replaySpilled(cut: reader.cut != nil ? lastSpilled : nil) }
         replayer.finishAll(emit: report)
         if let emitError { throw emitError }
-        if groups == nil { totals.devices = devices.count }
+        if groups == nil { totals.devices += devices.count }
         totals.appLaunches = launchApps?.selected ?? 0
         return totals
+    }
+
+    /// Replays the spilled devices, after finishing those held (in the order
+    /// ``ParallelReplay/finishAll(emit:)`` would): each device's events in their order, the device
+    /// finished when the next begins, and `cut` (the device of the stream's last event, when the
+    /// stream was cut) said to be cut short at its last launch, as a stream held whole would say.
+    private func replaySpilled(cut: String?) throws {
+        for device in devices.sorted() { replayer.finish(device: device, emit: report) }
+        draining = true
+        var current: String?
+        func finish(_ device: String) {
+            orderer.flush(emit: replay)
+            if device == cut, let lastEvent {
+                replayer.logWasCutShort(device: device, launch: lastEvent.launch, emit: report)
+            }
+            replayer.finish(device: device, emit: report)
+        }
+        try spill.drain { event in
+            if event.device != current {
+                if let current { finish(current) }
+                current = event.device
+            }
+            orderer.push(event, emit: replay)
+            if let emitError { throw emitError }
+        }
+        if let current { finish(current) }
     }
 
     private func replay(_ event: Event) {
         if case .only(let names) = options.devices, !names.contains(event.device) { return }
         // Hashed only when the device changes: most events follow one of the same device.
-        // Grouped, each change is a new device, and they are counted, not kept.
+        // Grouped (or spilled), each change is a new device, and they are counted, not kept.
         if lastEvent?.device != event.device {
-            if groups != nil { totals.devices += 1 } else { devices.insert(event.device) }
+            if groups != nil || draining { totals.devices += 1 } else { devices.insert(event.device) }
         }
         lastEvent = (event.device, event.launch)
         launchApps?.see(event)

@@ -15,6 +15,14 @@ extension CheckCommand {
         if grouped && keyed {
             throw CommandFailure.usage("--keyed records come grouped by device already: drop --grouped")
         }
+        if let devicesInMemory {
+            if !stdin { throw CommandFailure.usage("--devices-in-memory bounds the replay of standard input: give --stdin with it") }
+            if grouped || keyed {
+                throw CommandFailure.usage(
+                    "--\(grouped ? "grouped" : "keyed") input holds one device at a time already: drop --devices-in-memory")
+            }
+            if devicesInMemory < 1 { throw CommandFailure.usage("--devices-in-memory must be at least 1, not \(devicesInMemory)") }
+        }
         if summaryJson != nil && !stdin {
             throw CommandFailure.usage("--summary-json writes the totals of a stream: give --stdin with it (`lifeline ingest --json` has a database's)")
         }

@@ -38,7 +38,13 @@ struct CheckCommand: ParsableCommand {
             device (as `cat` of files whose names begin with the device gives): each device is \
             finished, its end-of-log findings written and its state freed, when the next one \
             begins, so memory does not grow with the devices; a device that comes back after \
-            another is an error (exit 2).
+            another is an error (exit 2). Without --grouped, any device may log again until the \
+            stream ends, so each is held until then: the first --devices-in-memory (default \
+            \(Analyzer.devicesInMemory), some 20 kB each) are replayed as their lines come, and \
+            the events of the devices after them wait in a temporary file (in TMPDIR, about \
+            three quarters of their lines' size uncompressed) and are replayed device after \
+            device once the stream ends. The findings are the same; memory stays bounded however \
+            many devices the stream holds.
 
             Without PATHs the database must exist; one that cannot be written (a read-only file or \
             directory) is replayed and reported without recording the findings.
@@ -71,6 +77,9 @@ struct CheckCommand: ParsableCommand {
 
     @Flag(help: "With --stdin: standard input holds each device's lines together, device after device; each device is finished when the next begins, so memory holds one device's state.")
     var grouped = false
+
+    @Option(help: ArgumentHelp("With --stdin, in any order: replay at most this many devices as their lines come (default \(Analyzer.devicesInMemory)); the events of devices after them wait in a temporary file and are replayed after the stream ends.", valueName: "n"))
+    var devicesInMemory: Int?
 
     @Option(help: ArgumentHelp("With --stdin: write the totals (lines, events, duplicates, rejects by reason, lost lines, findings by rule) to this file as JSON.", valueName: "file"))
     var summaryJson: String?
@@ -239,7 +248,7 @@ struct CheckCommand: ParsableCommand {
             } else {
                 totals = try Analyzer().stream(
                     path: "-", options: options, records: launchLines, replayWorkers: replayThreads, grouped: grouped,
-                    emit: keep
+                    devicesInMemory: devicesInMemory ?? Analyzer.devicesInMemory, emit: keep
                 ) { line, issue in
                     Terminal.printError("stdin:\(line): \(issue.reason.rawValue): \(issue.message)")
                 }

@@ -1,0 +1,323 @@
+import Foundation
+import Reports
+import TraceModel
+import TraceStore
+
+/// The events of the devices `check --stdin` does not replay as they come (beyond
+/// `--devices-in-memory`): kept in a temporary file until the stream ends, then given back
+/// device after device, each device's in stream order — an external merge sort, so that memory
+/// is one run being gathered and a window on each run written, however long the stream and
+/// however many devices it holds.
+///
+/// Each is kept as the event its line decoded to (``EventBytes``), not as the line: reading it
+/// back is a copy of its texts, where decoding the JSON again cost as much as the replay. Events
+/// are gathered into a run of about ``runBytes``; a full run is sorted by device, then by line
+/// number, and written at the end of the file (a ``SpillFile``: unlinked from the start, so
+/// nothing is left behind however the process ends). ``drain(_:)`` merges the runs.
+final class DeviceSpill {
+    /// A run's size: its events are held (and sorted) in memory before they are written.
+    static let runBytes = 16 << 20
+    /// How much of each written run the merge reads at a time.
+    static let windowBytes = 64 << 10
+    /// Events read back and handed over at a time, and how many may wait (see ``drain(_:)``).
+    static let batchEvents = 4096
+    static let batchesWaiting = 4
+
+    /// A record: the event's length (4 bytes), its line number (8), then the event's bytes,
+    /// which begin with its device.
+    fileprivate static let headerBytes = 12
+
+    private let runBytes: Int
+    private let windowBytes: Int
+    /// The run being gathered, and where each of its records starts.
+    @exclusivity(unchecked) private var gathered = ByteBuffer()
+    @exclusivity(unchecked) private var starts: [Int] = []
+    private var file: SpillFile?
+    /// The runs written: their byte ranges in the file.
+    private var runs: [Range<Int>] = []
+    /// Events taken so far.
+    @exclusivity(unchecked) private(set) var count = 0
+
+    init(runBytes: Int = DeviceSpill.runBytes, windowBytes: Int = DeviceSpill.windowBytes) {
+        self.runBytes = max(1, runBytes)
+        self.windowBytes = max(Self.headerBytes, windowBytes)
+    }
+
+    /// Keeps `event`, of line `line`; throws when the file cannot be written.
+    func append(_ event: borrowing Event, line: Int) throws(DeviceSpillError) {
+        let start = gathered.count
+        starts.append(start)
+        // Room for a whole run at once: grown by doubling, the buffer would take up to twice a run.
+        if start == 0 { gathered.reserve(runBytes + (1 << 16)) }
+        gathered.reserve(Self.headerBytes)
+        gathered.littleEndian(UInt32(0))
+        gathered.littleEndian(UInt64(bitPattern: Int64(line)))
+        EventBytes.append(event, to: gathered)
+        gathered.littleEndian(UInt32(truncatingIfNeeded: gathered.count - start - Self.headerBytes), at: start)
+        count += 1
+        guard gathered.count >= runBytes else { return }
+        do { try writeRun() } catch { throw .unwritable(SpillFile.code(of: error)) }
+    }
+
+    /// Calls `body` with every event kept, device after device (in the byte order of their ids),
+    /// each device's in line order. Once only: they are gone after it.
+    ///
+    /// The runs are merged and the events read back on a thread of their own, a batch at a time,
+    /// while `body` takes the batch before: with the replay on the calling thread, that is the
+    /// core the stream's decoding used.
+    func drain(_ body: (Event) throws -> Void) throws {
+        do { try writeRun() } catch { throw DeviceSpillError.unwritable(SpillFile.code(of: error)) }
+        guard let file else { return }
+        let written = runs
+        (starts, runs, self.file) = ([], [], nil)
+        gathered.removeAll()
+        let queue = BoundedQueue<[Event]>(capacity: Self.batchesWaiting)
+        let reading = Reading()
+        let windowBytes = windowBytes
+        let thread = Thread {
+            reading.read(file: file, runs: written, windowBytes: windowBytes, into: queue)
+        }
+        thread.name = "lifeline-spill-read"
+        thread.start()
+        var failure: (any Error)?
+        do {
+            while case let batches = queue.popAll(), !batches.isEmpty {
+                for batch in batches {
+                    for index in batch.indices { try body(batch[index]) }
+                }
+            }
+        } catch {
+            failure = error
+        }
+        // Stops the reading thread if `body` stopped first.
+        queue.close()
+        reading.done.wait()
+        if let failure { throw failure }
+        if let error = reading.error { throw error }
+    }
+
+    /// The thread that reads the runs back, and how it ended.
+    private final class Reading: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        var error: (any Error)?
+
+        /// Merges the runs, hands their events over in batches, and closes the queue.
+        func read(file: SpillFile, runs: [Range<Int>], windowBytes: Int, into queue: BoundedQueue<[Event]>) {
+            defer {
+                queue.close()
+                done.signal()
+            }
+            var batch: [Event] = []
+            batch.reserveCapacity(DeviceSpill.batchEvents)
+            do {
+                var merge = try RunMerge(file: file, runs: runs, windowBytes: windowBytes)
+                var reader = EventBytes.Reader()
+                try merge.forEach { line, bytes in
+                    guard let event = reader.event(bytes) else { throw DeviceSpillError.undecodable(line: line) }
+                    batch.append(event)
+                    guard batch.count == DeviceSpill.batchEvents else { return true }
+                    defer { batch = []; batch.reserveCapacity(DeviceSpill.batchEvents) }
+                    return queue.push(batch)
+                }
+                if !batch.isEmpty { queue.push(batch) }
+            } catch let error as DeviceSpillError {
+                self.error = error
+            } catch {
+                self.error = DeviceSpillError.unreadable(SpillFile.code(of: error))
+            }
+        }
+    }
+
+    /// Sorts the run gathered and writes it at the end of the file.
+    private func writeRun() throws {
+        guard !starts.isEmpty else { return }
+        let file = try self.file ?? SpillFile(prefix: "lifeline-devices")
+        self.file = file
+        let begin = file.size
+        let bytes = gathered.bytes
+        starts.sort { Record(bytes, at: $0).precedes(Record(bytes, at: $1)) }
+        let sorted = ByteBuffer()
+        for start in starts {
+            let record = Record(bytes, at: start)
+            sorted.reserve(record.length)
+            sorted.copy(UnsafeRawBufferPointer(rebasing: bytes[start ..< start + record.length]))
+            if sorted.count >= 1 << 20 {
+                try file.append(sorted.bytes)
+                sorted.clear()
+            }
+        }
+        try file.append(sorted.bytes)
+        runs.append(begin ..< file.size)
+        gathered.clear()
+        starts.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A record whose header (and, for ``device`` and ``event``, whole bytes) lie in `bytes` from
+/// `start`.
+private struct Record {
+    let bytes: UnsafeRawBufferPointer
+    let start: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, at start: Int) {
+        self.bytes = bytes
+        self.start = start
+    }
+
+    var eventCount: Int { Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt32.self))) }
+    var line: Int { Int(truncatingIfNeeded: Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: start + 4, as: Int64.self))) }
+    var length: Int { DeviceSpill.headerBytes + eventCount }
+
+    var event: UnsafeRawBufferPointer {
+        let from = start + DeviceSpill.headerBytes
+        return UnsafeRawBufferPointer(rebasing: bytes[from ..< from + eventCount])
+    }
+
+    /// Device, then line number.
+    func precedes(_ other: Record) -> Bool {
+        let mine = EventBytes.device(in: event) ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let theirs = EventBytes.device(in: other.event) ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let common = min(mine.count, theirs.count)
+        if common > 0, let a = mine.baseAddress, let b = theirs.baseAddress {
+            let order = memcmp(a, b, common)
+            if order != 0 { return order < 0 }
+        }
+        if mine.count != theirs.count { return mine.count < theirs.count }
+        return line < other.line
+    }
+}
+
+/// The merge of a ``DeviceSpill``'s sorted runs: a window on each, and a heap of the runs by
+/// their next record, so that each line costs a couple of comparisons while one run keeps
+/// giving the smallest (a device's lines mostly lie together in one run).
+private struct RunMerge {
+    /// One run's unread part, and a window of it read into memory.
+    private struct Cursor {
+        var next: Int
+        let end: Int
+        var window: [UInt8] = []
+        /// Where the current record starts in `window`.
+        var at = 0
+
+        /// Makes the next record whole in the window; false when the run is over.
+        mutating func load(from file: SpillFile, windowBytes: Int) throws -> Bool {
+            guard try fill(from: file, available: DeviceSpill.headerBytes, windowBytes: windowBytes) else { return false }
+            let length = window.withUnsafeBytes { Record($0, at: at).length }
+            // A record cut off by the end of its run: the file is not what this process wrote.
+            guard try fill(from: file, available: length, windowBytes: windowBytes) else { throw DeviceSpillError.unreadable(EIO) }
+            return true
+        }
+
+        /// Reads more of the run until `needed` bytes lie in the window from the current record;
+        /// false when the run is over (none left); throws when it ends inside a record.
+        private mutating func fill(from file: SpillFile, available needed: Int, windowBytes: Int) throws -> Bool {
+            let held = window.count - at
+            guard held < needed else { return true }
+            let wanted = min(max(needed - held, windowBytes), end - next)
+            guard held + wanted >= needed else {
+                if held == 0 && wanted == 0 { return false }
+                throw DeviceSpillError.unreadable(EIO)
+            }
+            window.removeSubrange(0 ..< at)
+            at = 0
+            let filled = window.count
+            window.append(contentsOf: repeatElement(0, count: wanted))
+            let offset = next
+            try window.withUnsafeMutableBytes { bytes in
+                try file.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled...]), at: offset)
+            }
+            next += wanted
+            return true
+        }
+    }
+
+    private let file: SpillFile
+    private let windowBytes: Int
+    private var cursors: [Cursor]
+    /// The cursors with a record, as a binary heap: the one with the smallest record first.
+    private var heap: [Int] = []
+
+    init(file: SpillFile, runs: [Range<Int>], windowBytes: Int) throws {
+        self.file = file
+        self.windowBytes = windowBytes
+        cursors = runs.map { Cursor(next: $0.lowerBound, end: $0.upperBound) }
+        for index in cursors.indices where try cursors[index].load(from: file, windowBytes: windowBytes) {
+            heap.append(index)
+            siftUp(heap.count - 1)
+        }
+    }
+
+    /// Passes each record to `body`, in order, until it returns false.
+    mutating func forEach(
+        _ body: (_ line: Int, _ event: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        while let top = heap.first {
+            let at = cursors[top].at
+            let (length, more) = try cursors[top].window.withUnsafeBytes { bytes in
+                let record = Record(bytes, at: at)
+                return (record.length, try body(record.line, record.event))
+            }
+            guard more else { return }
+            cursors[top].at += length
+            if try cursors[top].load(from: file, windowBytes: windowBytes) {
+                siftDown(0)
+            } else {
+                heap.swapAt(0, heap.count - 1)
+                heap.removeLast()
+                if !heap.isEmpty { siftDown(0) }
+            }
+        }
+    }
+
+    private func less(_ a: Int, _ b: Int) -> Bool {
+        cursors[a].window.withUnsafeBytes { first in
+            cursors[b].window.withUnsafeBytes { second in
+                Record(first, at: cursors[a].at).precedes(Record(second, at: cursors[b].at))
+            }
+        }
+    }
+
+    private mutating func siftUp(_ position: Int) {
+        var child = position
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard less(heap[child], heap[parent]) else { return }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(_ position: Int) {
+        var parent = position
+        while true {
+            let (left, right) = (2 * parent + 1, 2 * parent + 2)
+            var smallest = parent
+            if left < heap.count, less(heap[left], heap[smallest]) { smallest = left }
+            if right < heap.count, less(heap[right], heap[smallest]) { smallest = right }
+            guard smallest != parent else { return }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+}
+
+/// Why a ``DeviceSpill`` could not keep or give back its lines.
+enum DeviceSpillError: Error, CustomStringConvertible {
+    case unwritable(Int32)
+    case unreadable(Int32)
+    /// A line that decoded to an event when it was spilled did not when read back.
+    case undecodable(line: Int)
+
+    var description: String {
+        switch self {
+        case .unwritable(let code):
+            "could not write the events of devices beyond --devices-in-memory to a temporary file "
+                + "(\(String(cString: strerror(code)))): free space in \(SpillFile.directory), set TMPDIR, "
+                + "or raise --devices-in-memory"
+        case .unreadable(let code):
+            "could not read events back from their temporary file (\(String(cString: strerror(code))))"
+        case .undecodable(let line):
+            "the event of line \(line) could not be read back from its temporary file (internal error)"
+        }
+    }
+}
