@@ -97,10 +97,8 @@ extension EventPack {
     static let largestHead = 3 * 10
 
     /// Writes the body of an event's record — everything but its row id, time and context, which
-    /// only the writing thread knows — on the thread that decoded it.
-    ///
-    /// Each text is read in place, once: binding an optional text to a local copied it, a
-    /// retain and a release each (two thirds of this function's instructions).
+    /// only the writing thread knows — on the thread that decoded it. Each text is read in place
+    /// (``ByteBuffer/text(_:)``).
     static func appendBody(of event: borrowing Event, to buffer: ByteBuffer) {
         let mono = storedMono(event.mono)
         var flags: Flag = []
@@ -121,34 +119,19 @@ extension EventPack {
         // bytes; each text makes room for itself.
         buffer.reserve(4 * 10 + 8)
         buffer.varint(flags.rawValue)
-        if let number { buffer.varint(number) } else { text(event.name, to: buffer) }
+        if let number { buffer.varint(number) } else { buffer.text(event.name) }
         if let seq = event.seq { buffer.varint(zigzag(seq)) }
         if let mono { buffer.littleEndian(mono.bitPattern) }
         if let task = event.task { buffer.varint(zigzag(task)) }
-        text(event.phase, to: buffer)
-        text(event.reason, to: buffer)
-        text(event.cause, to: buffer)
-        text(event.identifier, to: buffer)
-        text(event.call, to: buffer)
-        text(event.result, to: buffer)
-        text(event.attrs, to: buffer)
+        buffer.text(event.phase)
+        buffer.text(event.reason)
+        buffer.text(event.cause)
+        buffer.text(event.identifier)
+        buffer.text(event.call)
+        buffer.text(event.result)
+        buffer.text(event.attrs)
     }
 
-    /// Writes a text (its length and bytes), or nothing for an absent one (its flag says so).
-    private static func text(_ value: String?, to buffer: ByteBuffer) {
-        guard let utf8 = value?.utf8 else { return }
-        let written: Void? = utf8.withContiguousStorageIfAvailable { bytes in
-            buffer.reserve(10 + bytes.count)
-            buffer.varint(UInt64(bytes.count))
-            buffer.copy(UnsafeRawBufferPointer(bytes))
-        }
-        if written == nil {
-            let bytes = Array(utf8)
-            buffer.reserve(10 + bytes.count)
-            buffer.varint(UInt64(bytes.count))
-            bytes.withUnsafeBytes { buffer.copy($0) }
-        }
-    }
 }
 
 /// Packs the events a launch stores in one write, in the order they are stored: to each body

@@ -36,16 +36,21 @@ import TraceSynth
         return a == b
     }
 
+    private static func encoded(_ event: Event) -> [UInt8] {
+        let buffer = ByteBuffer()
+        EventBytes.append(event, to: buffer)
+        return Array(buffer.bytes)
+    }
+
     @Test func eventsComeBackAsTheyWere() throws {
         var random = SplitMix64(7)
         var reader = EventBytes.Reader()
         for event in Self.events(&random, count: 2000) {
-            let buffer = ByteBuffer()
-            EventBytes.append(event, to: buffer)
-            let read = reader.event(buffer.bytes)
+            let bytes = Self.encoded(event)
+            let read = bytes.withUnsafeBytes { reader.event($0) }
             let back = try #require(read)
             #expect(Self.same(back, event))
-            #expect(EventBytes.device(in: buffer.bytes).map { Array($0) } == Array(event.device.utf8))
+            #expect(bytes.withUnsafeBytes { EventBytes.device(in: $0).map { Array($0) } } == Array(event.device.utf8))
         }
     }
 
@@ -55,9 +60,7 @@ import TraceSynth
         var random = SplitMix64(8)
         var reader = EventBytes.Reader()
         for event in Self.events(&random, count: 50) {
-            let buffer = ByteBuffer()
-            EventBytes.append(event, to: buffer)
-            let bytes = Array(buffer.bytes)
+            let bytes = Self.encoded(event)
             for length in 0 ..< bytes.count {
                 let read = bytes[..<length].withUnsafeBytes { reader.event($0) }
                 #expect(read == nil, "\(length) of \(bytes.count) bytes")

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import LifelineKit
+import TraceModel
 import TraceStore
 import TraceSynth
 
@@ -92,4 +93,17 @@ func cutShortLaunches(in store: Store) throws -> [(device: String, launch: Strin
             """)
         .map { (device: $0["device"] as String, launch: $0["launch"] as String) }
     }
+}
+
+/// An order of findings that does not depend on when a replay reported them (a stream replayed
+/// device after device reports the same findings as one held whole, in another order).
+func inStreamOrder(_ a: Finding, _ b: Finding) -> Bool {
+    (a.device, a.launch, a.ts, a.rule, a.message) < (b.device, b.launch, b.ts, b.rule, b.message)
+}
+
+/// A launch record with its number (the order launches began in, across devices) left out.
+func withoutNumber(_ record: LaunchRecord) -> LaunchRecord {
+    var record = record
+    record.number = 0
+    return record
 }

@@ -42,9 +42,9 @@ import TraceSynth
         #expect(whole.findings.count > 80)
         #expect(whole.launches.contains(where: \.logCutShort) == cut)
         // The same findings and launches; only when a device's end-of-log findings come differs.
-        #expect(grouped.findings.sorted(by: Self.before) == whole.findings.sorted(by: Self.before))
+        #expect(grouped.findings.sorted(by: inStreamOrder) == whole.findings.sorted(by: inStreamOrder))
         #expect(grouped.launches.map(\.launch).sorted() == whole.launches.map(\.launch).sorted())
-        #expect(Set(grouped.launches.map(Self.withoutNumber)) == Set(whole.launches.map(Self.withoutNumber)))
+        #expect(Set(grouped.launches.map(withoutNumber)) == Set(whole.launches.map(withoutNumber)))
         #expect(grouped.totals.devices == whole.totals.devices)
         #expect(grouped.totals.devices == 19)
         #expect(grouped.totals.events == whole.totals.events && grouped.totals.rejects == whole.totals.rejects)
@@ -154,23 +154,12 @@ import TraceSynth
             do {
                 let grouped = try Self.replay(path, workers: seed % 2 == 0 ? 1 : 3, grouped: true)
                 #expect(expected == nil, "seed \(seed): a device came back at line \(expected ?? 0) and was not refused")
-                #expect(grouped.findings.sorted(by: Self.before) == whole.findings.sorted(by: Self.before), "seed \(seed)")
+                #expect(grouped.findings.sorted(by: inStreamOrder) == whole.findings.sorted(by: inStreamOrder), "seed \(seed)")
             } catch let error as DeviceReturnedError {
                 refused += 1
                 #expect(error.line == expected, "seed \(seed)")
             }
         }
         #expect(refused > 10 && refused < 40, "both kinds of stream were tried")
-    }
-
-    private static func before(_ a: Finding, _ b: Finding) -> Bool {
-        (a.device, a.launch, a.ts, a.rule, a.message) < (b.device, b.launch, b.ts, b.rule, b.message)
-    }
-
-    /// A launch record with its number (the order launches began in, across devices) left out.
-    private static func withoutNumber(_ record: LaunchRecord) -> LaunchRecord {
-        var record = record
-        record.number = 0
-        return record
     }
 }

@@ -20,7 +20,7 @@ import TraceSynth
 
     /// The same findings (in another order), launch records and totals.
     private static func expectSame(_ spilled: Replay, as whole: Replay, _ comment: Comment) {
-        #expect(spilled.findings.sorted(by: before) == whole.findings.sorted(by: before), comment)
+        #expect(spilled.findings.sorted(by: inStreamOrder) == whole.findings.sorted(by: inStreamOrder), comment)
         #expect(spilled.launches.map(\.launch).sorted() == whole.launches.map(\.launch).sorted(), comment)
         #expect(Set(spilled.launches.map(withoutNumber)) == Set(whole.launches.map(withoutNumber)), comment)
         #expect(spilled.totals.devices == whole.totals.devices, comment)
@@ -118,7 +118,7 @@ import TraceSynth
         let held = try Self.replay(path, options: oneVersion, devicesInMemory: .max)
         #expect(held.totals.appLaunches > 0 && held.findings.count > 0)
         let spilled = try Self.replay(path, options: oneVersion, devicesInMemory: 2)
-        #expect(spilled.findings.sorted(by: Self.before) == held.findings.sorted(by: Self.before))
+        #expect(spilled.findings.sorted(by: inStreamOrder) == held.findings.sorted(by: inStreamOrder))
         #expect(spilled.totals.appLaunches == held.totals.appLaunches)
     }
 
@@ -160,15 +160,5 @@ import TraceSynth
             if !seen.contains(device) { seen.append(device) }
         }
         return Set(seen.dropFirst(limit))
-    }
-
-    private static func before(_ a: Finding, _ b: Finding) -> Bool {
-        (a.device, a.launch, a.ts, a.rule, a.message) < (b.device, b.launch, b.ts, b.rule, b.message)
-    }
-
-    private static func withoutNumber(_ record: LaunchRecord) -> LaunchRecord {
-        var record = record
-        record.number = 0
-        return record
     }
 }

@@ -13,7 +13,7 @@ import TraceStore
 /// The bytes: the device id first (so that a spill sorts by it in place), the time (8), a mask of
 /// the optional values present (4), the numbers present (`seq`, `mono`, `task`, row id: 8 bytes
 /// each), `success` (a byte) if present, then the launch, the name and the optional texts present.
-/// A text is its length (4) and its UTF-8 bytes.
+/// A text is its length (a varint) and its UTF-8 bytes.
 enum EventBytes {
     /// The optional values, each a bit of the mask.
     private enum Field: Int, CaseIterable {
@@ -44,7 +44,7 @@ enum EventBytes {
         mark(.result, event.result != nil)
         mark(.attrs, event.attrs != nil)
         mark(.rowID, event.rowID != nil)
-        text(event.device, to: buffer)
+        buffer.text(event.device)
         // The time, the mask and the four numbers and flag there may be; each text makes room for itself.
         buffer.reserve(8 + 4 + 4 * 8 + 1)
         buffer.littleEndian(UInt64(bitPattern: event.ts.microseconds))
@@ -54,37 +54,20 @@ enum EventBytes {
         if let task = event.task { buffer.littleEndian(UInt64(bitPattern: task)) }
         if let rowID = event.rowID { buffer.littleEndian(UInt64(bitPattern: rowID)) }
         if let success = event.success { buffer.byte(success ? 1 : 0) }
-        text(event.launch, to: buffer)
-        text(event.name, to: buffer)
-        text(event.app, to: buffer)
-        text(event.appVersion, to: buffer)
-        text(event.os, to: buffer)
-        text(event.model, to: buffer)
-        text(event.process, to: buffer)
-        text(event.phase, to: buffer)
-        text(event.reason, to: buffer)
-        text(event.cause, to: buffer)
-        text(event.identifier, to: buffer)
-        text(event.call, to: buffer)
-        text(event.result, to: buffer)
-        text(event.attrs, to: buffer)
-    }
-
-    /// A text's length and bytes, or nothing for an absent one (the mask says so). Read in place:
-    /// binding an optional text to a local would copy it (a retain and a release).
-    private static func text(_ value: String?, to buffer: ByteBuffer) {
-        guard let utf8 = value?.utf8 else { return }
-        let written: Void? = utf8.withContiguousStorageIfAvailable { bytes in
-            buffer.reserve(4 + bytes.count)
-            buffer.littleEndian(UInt32(truncatingIfNeeded: bytes.count))
-            buffer.copy(UnsafeRawBufferPointer(bytes))
-        }
-        if written == nil {
-            let bytes = Array(utf8)
-            buffer.reserve(4 + bytes.count)
-            buffer.littleEndian(UInt32(truncatingIfNeeded: bytes.count))
-            bytes.withUnsafeBytes { buffer.copy($0) }
-        }
+        buffer.text(event.launch)
+        buffer.text(event.name)
+        buffer.text(event.app)
+        buffer.text(event.appVersion)
+        buffer.text(event.os)
+        buffer.text(event.model)
+        buffer.text(event.process)
+        buffer.text(event.phase)
+        buffer.text(event.reason)
+        buffer.text(event.cause)
+        buffer.text(event.identifier)
+        buffer.text(event.call)
+        buffer.text(event.result)
+        buffer.text(event.attrs)
     }
 
     /// The device id's bytes at the start of an event's `bytes` (nil when they hold none).
@@ -173,8 +156,20 @@ enum EventBytes {
             return bytes[offset]
         }
 
+        /// A base-128 varint of at most 10 bytes, least significant group first.
+        mutating func varint() -> UInt64? {
+            var value: UInt64 = 0
+            for shift in stride(from: UInt64(0), to: 70, by: 7) {
+                guard let byte = byte() else { return nil }
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+            }
+            return nil
+        }
+
         mutating func text() -> UnsafeRawBufferPointer? {
-            guard let count = word(UInt32.self).map(Int.init), count <= bytes.count - offset else { return nil }
+            guard let length = varint(), length <= UInt64(bytes.count - offset) else { return nil }
+            let count = Int(length)
             defer { offset += count }
             return UnsafeRawBufferPointer(rebasing: bytes[offset ..< offset + count])
         }

@@ -42,7 +42,7 @@ struct CheckCommand: ParsableCommand {
             stream ends, so each is held until then: the first --devices-in-memory (default \
             \(Analyzer.devicesInMemory), some 20 kB each) are replayed as their lines come, and \
             the events of the devices after them wait in a temporary file (in TMPDIR, about \
-            three quarters of their lines' size uncompressed) and are replayed device after \
+            two thirds of their lines' size uncompressed) and are replayed device after \
             device once the stream ends. The findings are the same; memory stays bounded however \
             many devices the stream holds.
 
