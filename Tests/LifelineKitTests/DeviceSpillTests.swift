@@ -75,13 +75,14 @@ import TraceSynth
         }
     }
 
-    /// Runs of one event and windows smaller than an event: the merge still gives every event
-    /// back, grouped by device in the byte order of their ids, each device's in line order.
-    @Test(arguments: [(1, 16), (3000, 64), (1 << 20, 1 << 16)])
-    func drainGivesEveryDeviceTogetherInLineOrder(runBytes: Int, windowBytes: Int) throws {
+    /// Runs of one event, windows smaller than an event, runs merged two at a time into longer
+    /// ones first: the merge still gives every event back, grouped by device in the byte order of
+    /// their ids, each device's in line order.
+    @Test(arguments: [(1, 16, 2), (1, 16, 64), (3000, 64, 3), (1 << 20, 1 << 16, 64)])
+    func drainGivesEveryDeviceTogetherInLineOrder(runBytes: Int, windowBytes: Int, mostRunsMerged: Int) throws {
         var random = SplitMix64(9)
         let events = Self.events(&random, count: 700)
-        let spill = DeviceSpill(runBytes: runBytes, windowBytes: windowBytes)
+        let spill = DeviceSpill(runBytes: runBytes, windowBytes: windowBytes, mostRunsMerged: mostRunsMerged)
         for (line, event) in events.enumerated() { try spill.append(event, line: line + 1) }
         #expect(spill.count == events.count)
         var back: [Event] = []

@@ -19,6 +19,9 @@ final class DeviceSpill {
     static let runBytes = 16 << 20
     /// How much of each written run the merge reads at a time.
     static let windowBytes = 64 << 10
+    /// The most runs merged at once: beyond it, runs are first merged into longer ones, so that
+    /// the windows of a very long spill (a run per 16 MB) stay a few megabytes.
+    static let mostRunsMerged = 64
     /// Events read back and handed over at a time, and how many may wait (see ``drain(_:)``).
     static let batchEvents = 4096
     static let batchesWaiting = 4
@@ -29,6 +32,7 @@ final class DeviceSpill {
 
     private let runBytes: Int
     private let windowBytes: Int
+    private let mostRunsMerged: Int
     /// The run being gathered, and where each of its records starts.
     @exclusivity(unchecked) private var gathered = ByteBuffer()
     @exclusivity(unchecked) private var starts: [Int] = []
@@ -38,9 +42,13 @@ final class DeviceSpill {
     /// Events taken so far.
     @exclusivity(unchecked) private(set) var count = 0
 
-    init(runBytes: Int = DeviceSpill.runBytes, windowBytes: Int = DeviceSpill.windowBytes) {
+    init(
+        runBytes: Int = DeviceSpill.runBytes, windowBytes: Int = DeviceSpill.windowBytes,
+        mostRunsMerged: Int = DeviceSpill.mostRunsMerged
+    ) {
         self.runBytes = max(1, runBytes)
         self.windowBytes = max(Self.headerBytes, windowBytes)
+        self.mostRunsMerged = max(2, mostRunsMerged)
     }
 
     /// Keeps `event`, of line `line`; throws when the file cannot be written.
@@ -68,9 +76,10 @@ final class DeviceSpill {
     func drain(_ body: (Event) throws -> Void) throws {
         do { try writeRun() } catch { throw DeviceSpillError.unwritable(SpillFile.code(of: error)) }
         guard let file else { return }
+        gathered.removeAll()
+        try mergeDown(in: file)
         let written = runs
         (starts, runs, self.file) = ([], [], nil)
-        gathered.removeAll()
         let queue = BoundedQueue<[Event]>(capacity: Self.batchesWaiting)
         let reading = Reading()
         let windowBytes = windowBytes
@@ -125,6 +134,39 @@ final class DeviceSpill {
             } catch {
                 self.error = DeviceSpillError.unreadable(SpillFile.code(of: error))
             }
+        }
+    }
+
+    /// Merges the oldest runs, ``mostRunsMerged`` at a time, into one longer run each, written at
+    /// the end of the file, until no more than that many are left. The file keeps the runs merged
+    /// (it is only read at offsets, and goes with the process), so a spill of more than
+    /// ``mostRunsMerged`` runs takes the disk twice or more.
+    private func mergeDown(in file: SpillFile) throws {
+        while runs.count > mostRunsMerged {
+            let group = Array(runs.prefix(mostRunsMerged))
+            runs.removeFirst(group.count)
+            let begin = file.size
+            let merged = ByteBuffer()
+            do {
+                var merge = try RunMerge(file: file, runs: group, windowBytes: windowBytes)
+                try merge.forEach { line, event in
+                    merged.reserve(Self.headerBytes + event.count)
+                    merged.littleEndian(UInt32(truncatingIfNeeded: event.count))
+                    merged.littleEndian(UInt64(bitPattern: Int64(line)))
+                    merged.copy(event)
+                    if merged.count >= 1 << 20 {
+                        try file.append(merged.bytes)
+                        merged.clear()
+                    }
+                    return true
+                }
+                try file.append(merged.bytes)
+            } catch let error as DeviceSpillError {
+                throw error
+            } catch {
+                throw DeviceSpillError.unwritable(SpillFile.code(of: error))
+            }
+            runs.append(begin ..< file.size)
         }
     }
 
