@@ -184,8 +184,8 @@ public struct Analyzer: Sendable {
     /// device's; a device that comes back after another throws ``DeviceReturnedError``.
     ///
     /// Otherwise every device is held until the stream ends (any device may log again), the
-    /// first `devicesInMemory` in memory, replayed as their lines come; the lines of the devices
-    /// after them wait in a temporary file (``DeviceSpill``) and are replayed, device after
+    /// first `devicesInMemory` in memory, replayed as their lines come; the events of the devices
+    /// after them wait in a temporary file as decoded (``DeviceSpill``) and are replayed, device after
     /// device, once the stream ends. Each device's findings are the same either way.
     public func stream(
         path: String, options: CheckOptions, records: (any DerivedRecordSink)? = nil,

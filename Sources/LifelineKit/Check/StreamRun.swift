@@ -11,8 +11,8 @@ import TraceRead
 /// come; the lines of any device after them go to a ``DeviceSpill`` on disk, and once the stream
 /// ends and the devices held are finished, they are replayed device after device, each finished
 /// before the next begins — the replay of each device is the same (its lines in their order), so
-/// memory is bounded however many devices the stream holds, at the cost of reading those lines
-/// twice. A grouped stream holds one device at a time and spills nothing.
+/// memory is bounded however many devices the stream holds, at the cost of writing those events
+/// out and reading them back. A grouped stream holds one device at a time and spills nothing.
 ///
 /// A class, its state in properties not checked for exclusivity at run time: as local variables
 /// of the stream function, captured by the functions each line calls, every access of them was
@@ -27,7 +27,7 @@ final class StreamRun {
     @exclusivity(unchecked) private var launchApps: LaunchApps?
     @exclusivity(unchecked) private var emitError: (any Error)?
     @exclusivity(unchecked) private var lastEvent: (device: String, launch: String)?
-    /// Ungrouped: the devices replayed as their lines come, and the lines of the others.
+    /// Ungrouped: the devices replayed as their lines come, and the events of the others.
     @exclusivity(unchecked) private var resident: ResidentDevices?
     @exclusivity(unchecked) private var spill = DeviceSpill()
     @exclusivity(unchecked) private var spillError: DeviceSpillError?
@@ -55,7 +55,7 @@ final class StreamRun {
     }
 
     /// Takes one line of the stream; false to stop reading (the output failed, a grouped
-    /// stream's device came back, or spilled lines could not be written).
+    /// stream's device came back, or a spilled event could not be written).
     func take(_ line: DecodedLine) -> Bool {
         totals.lines += 1
         switch line {
