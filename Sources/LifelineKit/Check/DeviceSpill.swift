@@ -154,13 +154,10 @@ final class DeviceSpill {
                     merged.littleEndian(UInt32(truncatingIfNeeded: event.count))
                     merged.littleEndian(UInt64(bitPattern: Int64(line)))
                     merged.copy(event)
-                    if merged.count >= 1 << 20 {
-                        try file.append(merged.bytes)
-                        merged.clear()
-                    }
+                    try Self.writeOut(merged, to: file, once: 1 << 20)
                     return true
                 }
-                try file.append(merged.bytes)
+                try Self.writeOut(merged, to: file)
             } catch let error as DeviceSpillError {
                 throw error
             } catch {
@@ -183,15 +180,22 @@ final class DeviceSpill {
             let record = SpillRecord(bytes, at: start)
             sorted.reserve(record.length)
             sorted.copy(UnsafeRawBufferPointer(rebasing: bytes[start ..< start + record.length]))
-            if sorted.count >= 1 << 20 {
-                try file.append(sorted.bytes)
-                sorted.clear()
-            }
+            try Self.writeOut(sorted, to: file, once: 1 << 20)
         }
-        try file.append(sorted.bytes)
+        try Self.writeOut(sorted, to: file)
         runs.append(begin ..< file.size)
         gathered.clear()
         starts.removeAll(keepingCapacity: true)
+    }
+}
+
+extension DeviceSpill {
+    /// Appends what `buffer` holds to `file` and empties it, once it holds `bytes` or more (a run
+    /// is written a megabyte at a time, not gathered whole a second time).
+    fileprivate static func writeOut(_ buffer: ByteBuffer, to file: SpillFile, once bytes: Int = 0) throws {
+        guard buffer.count >= bytes, buffer.count > 0 else { return }
+        try file.append(buffer.bytes)
+        buffer.clear()
     }
 }
 
@@ -199,7 +203,7 @@ final class DeviceSpill {
 enum DeviceSpillError: Error, CustomStringConvertible {
     case unwritable(Int32)
     case unreadable(Int32)
-    /// A line that decoded to an event when it was spilled did not when read back.
+    /// An event spilled that its bytes did not give back.
     case undecodable(line: Int)
 
     var description: String {
