@@ -1,3 +1,5 @@
+import TraceModel
+
 /// Bytes written through a pointer into memory of its own, grown by doubling, for the packed
 /// events (``EventPack``): appending to an `[UInt8]` byte by byte and text by text cost 1,200
 /// instructions an event, a sixth of the ingest's writing thread. A writer makes room for the
@@ -122,5 +124,20 @@ public final class ByteBuffer: @unchecked Sendable {
     public func copy(_ bytes: UnsafeRawBufferPointer) {
         if let base = bytes.baseAddress, let start { (start + written).copyMemory(from: base, byteCount: bytes.count) }
         written += bytes.count
+    }
+}
+
+extension ByteBuffer {
+    /// Writes the texts an event carries after its envelope — `phase`, `reason`, `cause`,
+    /// `identifier`, `call`, `result` and `attrs`, in that order — each as ``text(_:)`` does:
+    /// the store's packs and `check --stdin`'s spilled events both end with them.
+    public func detailTexts(of event: borrowing Event) {
+        text(event.phase)
+        text(event.reason)
+        text(event.cause)
+        text(event.identifier)
+        text(event.call)
+        text(event.result)
+        text(event.attrs)
     }
 }

@@ -123,13 +123,7 @@ extension EventPack {
         if let seq = event.seq { buffer.varint(zigzag(seq)) }
         if let mono { buffer.littleEndian(mono.bitPattern) }
         if let task = event.task { buffer.varint(zigzag(task)) }
-        buffer.text(event.phase)
-        buffer.text(event.reason)
-        buffer.text(event.cause)
-        buffer.text(event.identifier)
-        buffer.text(event.call)
-        buffer.text(event.result)
-        buffer.text(event.attrs)
+        buffer.detailTexts(of: event)
     }
 
 }

@@ -61,13 +61,7 @@ enum EventBytes {
         buffer.text(event.os)
         buffer.text(event.model)
         buffer.text(event.process)
-        buffer.text(event.phase)
-        buffer.text(event.reason)
-        buffer.text(event.cause)
-        buffer.text(event.identifier)
-        buffer.text(event.call)
-        buffer.text(event.result)
-        buffer.text(event.attrs)
+        buffer.detailTexts(of: event)
     }
 
     /// The device id's bytes at the start of an event's `bytes` (nil when they hold none).
