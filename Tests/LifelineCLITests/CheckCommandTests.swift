@@ -156,6 +156,28 @@ import Testing
         }
     }
 
+    /// On a terminal (a pseudo-terminal, by `script`), `check --stdin` shows where it is on
+    /// standard error — reading, then replaying the devices kept on disk — and clears that line
+    /// before its closing one; what it writes to standard output is what it writes without one.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
+    func stdinShowsItsProgressOnATerminal() throws {
+        let corpus = try CrashAndConcurrencyTests.corpus("progress-corpus", devices: 6, seed: 3)
+        let directory = corpus.deletingLastPathComponent()
+        let typescript = directory.appendingPathComponent("typescript").path
+        let onTerminal = directory.appendingPathComponent("terminal.jsonl").path
+        let inner = #"cat \#(corpus.path)/* | \"$LIFELINE\" check --stdin --devices-in-memory 2 > \#(onTerminal)"#
+        #expect(try CLI.shell(#"script -qec "\#(inner)" \#(typescript) > /dev/null"#).status == 0)
+        let piped = try CLI.shell(#"cat \#(corpus.path)/* | "$LIFELINE" check --stdin --devices-in-memory 2 2> /dev/null"#)
+        #expect(try String(contentsOfFile: onTerminal, encoding: .utf8) == piped.stdout)
+        let screen = try String(contentsOfFile: typescript, encoding: .utf8)
+        #expect(screen.contains("reading: 16384 lines  "))
+        #expect(screen.contains(" kept on disk  "))
+        #expect(screen.contains("replaying the devices kept on disk: 16384/"))
+        let erase = "\r\u{1B}[2K"
+        let closing = try #require(screen.components(separatedBy: erase).last)
+        #expect(closing.hasPrefix("replayed "), "the progress line is cleared before the closing line: \(closing.prefix(200))")
+    }
+
     /// Lines that must wait on disk when the temporary directory cannot take them: one line
     /// saying so and what to do, exit 2 (the findings are not all known).
     @Test func aSpillThatCannotBeWrittenSaysWhatToDo() throws {

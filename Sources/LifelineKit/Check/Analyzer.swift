@@ -162,8 +162,22 @@ public struct Analyzer: Sendable {
         public var inputWasBad: Bool { rejects > 0 || !damage.isEmpty }
     }
 
+    /// Where a streamed replay is, for a progress line: reported every ``StreamProgress/every``
+    /// lines as the stream is read, and as often while the events kept on disk are replayed.
+    public struct StreamProgress: Sendable {
+        public static let every = 16384
+        public var lines: Int
+        /// Events replayed, and findings reported, so far.
+        public var events: Int
+        public var findings: Int
+        /// Events kept on disk for the devices beyond `--devices-in-memory`, and, once the stream
+        /// has ended, how many of them have been replayed (nil while it is being read).
+        public var spilled: Int
+        public var spilledReplayed: Int?
+    }
+
     /// How many devices a stream in any order has replayed as their lines come, at most, unless
-    /// told otherwise (see ``stream(path:options:records:replayWorkers:grouped:devicesInMemory:emit:reject:)``).
+    /// told otherwise (see ``stream(path:options:records:replayWorkers:grouped:devicesInMemory:progress:emit:reject:)``).
     public static let devicesInMemory = ResidentDevices.defaultLimit
 
     /// Replays JSON lines from a file or standard input ("-") straight to findings, with no
@@ -190,7 +204,7 @@ public struct Analyzer: Sendable {
     public func stream(
         path: String, options: CheckOptions, records: (any DerivedRecordSink)? = nil,
         replayWorkers: Int? = nil, grouped: Bool = false, devicesInMemory: Int = Analyzer.devicesInMemory,
-        emit: (Finding) throws -> Void,
+        progress: ((StreamProgress) -> Void)? = nil, emit: (Finding) throws -> Void,
         reject: (_ line: Int, LineIssue) -> Void
     ) throws -> StreamTotals {
         let replayer = ParallelReplay(
@@ -201,8 +215,8 @@ public struct Analyzer: Sendable {
         return try withoutActuallyEscaping(emit) { emit in
             try withoutActuallyEscaping(reject) { reject in
                 let run = StreamRun(
-                    options: options, replayer: replayer, grouped: grouped, devicesInMemory: devicesInMemory, emit: emit,
-                    reject: reject)
+                    options: options, replayer: replayer, grouped: grouped, devicesInMemory: devicesInMemory,
+                    progress: progress, emit: emit, reject: reject)
                 try ParallelDecoder.forEachLine(of: reader) { run.take($0) }
                 return try run.end(reader: reader)
             }

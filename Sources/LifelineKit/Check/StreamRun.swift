@@ -3,7 +3,7 @@ import TraceDecode
 import TraceModel
 import TraceRead
 
-/// One streamed replay's state (``Analyzer/stream(path:options:records:replayWorkers:grouped:devicesInMemory:emit:reject:)``):
+/// One streamed replay's state (``Analyzer/stream(path:options:records:replayWorkers:grouped:devicesInMemory:progress:emit:reject:)``):
 /// the totals, the sequence orderer, the devices seen, and what each line does to them.
 ///
 /// A stream in any order cannot say when a device's log is over, so each device's replay is held
@@ -38,15 +38,18 @@ final class StreamRun {
     @exclusivity(unchecked) private var draining = false
     private let options: CheckOptions
     private let replayer: ParallelReplay
+    private let progress: ((Analyzer.StreamProgress) -> Void)?
     private let emit: (Finding) throws -> Void
     private let reject: (_ line: Int, LineIssue) -> Void
 
     init(
         options: CheckOptions, replayer: ParallelReplay, grouped: Bool, devicesInMemory: Int,
-        emit: @escaping (Finding) throws -> Void, reject: @escaping (_ line: Int, LineIssue) -> Void
+        progress: ((Analyzer.StreamProgress) -> Void)? = nil, emit: @escaping (Finding) throws -> Void,
+        reject: @escaping (_ line: Int, LineIssue) -> Void
     ) {
         self.options = options
         self.replayer = replayer
+        self.progress = progress
         self.emit = emit
         self.reject = reject
         groups = grouped ? DeviceGroups() : nil
@@ -58,6 +61,7 @@ final class StreamRun {
     /// stream's device came back, or a spilled event could not be written).
     func take(_ line: DecodedLine) -> Bool {
         totals.lines += 1
+        if totals.lines % Analyzer.StreamProgress.every == 0 { report(spilledReplayed: nil) }
         switch line {
         case .decoded(let number, let result):
             switch result {
@@ -127,6 +131,7 @@ final class StreamRun {
         for device in devices.sorted() { replayer.finish(device: device, emit: report) }
         draining = true
         var current: String?
+        var replayed = 0
         func finish(_ device: String) {
             orderer.flush(emit: replay)
             if device == cut, let lastEvent {
@@ -141,6 +146,8 @@ final class StreamRun {
             }
             orderer.push(event, emit: replay)
             if let emitError { throw emitError }
+            replayed += 1
+            if replayed % Analyzer.StreamProgress.every == 0 { report(spilledReplayed: replayed) }
         }
         if let current { finish(current) }
     }
@@ -156,6 +163,13 @@ final class StreamRun {
         launchApps?.see(event)
         totals.events += 1
         replayer.receive(copyOf: event, emit: report)
+    }
+
+    /// Where the stream is, to the progress line if there is one.
+    private func report(spilledReplayed: Int?) {
+        progress?(Analyzer.StreamProgress(
+            lines: totals.lines, events: totals.events, findings: totals.findings, spilled: spill.count,
+            spilledReplayed: spilledReplayed))
     }
 
     private func report(_ finding: Finding) {

@@ -246,12 +246,21 @@ struct CheckCommand: ParsableCommand {
                     Terminal.printError(Self.describe(file))
                 }
             } else {
+                // On a terminal, a progress line on standard error, cleared before anything else is
+                // written there; not while findings stream to the same terminal as JSON lines.
+                let progress = ProgressLine(
+                    enabled: !quiet && Terminal.isInteractive(.standardError)
+                        && !(format == .jsonl && Terminal.isInteractive(.standardOutput)))
+                defer { progress.clear() }
                 totals = try Analyzer().stream(
                     path: "-", options: options, records: launchLines, replayWorkers: replayThreads, grouped: grouped,
-                    devicesInMemory: devicesInMemory ?? Analyzer.devicesInMemory, emit: keep
+                    devicesInMemory: devicesInMemory ?? Analyzer.devicesInMemory, progress: { progress.show(stream: $0) },
+                    emit: keep
                 ) { line, issue in
+                    progress.clear()
                     Terminal.printError("stdin:\(line): \(issue.reason.rawValue): \(issue.message)")
                 }
+                progress.clear()
                 for damage in totals.damage {
                     Terminal.printError("stdin: bytes \(damage.from)-\(damage.to): \(damage.linesText) lost: \(damage.reason)")
                 }

@@ -7,6 +7,7 @@ final class ProgressLine: @unchecked Sendable {
     private let enabled: Bool
     private let lock = NSLock()
     private var lastDraw = Date.distantPast
+    private var lastPhase = ""
     private var drawn = false
 
     init(enabled: Bool) {
@@ -26,13 +27,27 @@ final class ProgressLine: @unchecked Sendable {
         draw("replaying: \(progress.devices) devices  \(progress.events) events  \(rate)k events/s  \(progress.findings) findings")
     }
 
-    func draw(_ text: String) {
+    func show(stream progress: Analyzer.StreamProgress) {
+        if let replayed = progress.spilledReplayed {
+            draw(
+                "replaying the devices kept on disk: \(replayed)/\(progress.spilled) events  \(progress.findings) findings",
+                phase: "spilled")
+        } else {
+            let kept = progress.spilled > 0 ? "  \(progress.spilled) kept on disk" : ""
+            draw("reading: \(progress.lines) lines  \(progress.events) events replayed\(kept)  \(progress.findings) findings")
+        }
+    }
+
+    /// Draws `text` over the line before, at most five times a second — but at once when the
+    /// work moves on to another `phase`, so that the first line of each shows.
+    func draw(_ text: String, phase: String = "") {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
         let now = Date()
-        guard now.timeIntervalSince(lastDraw) >= 0.2 else { return }
+        guard now.timeIntervalSince(lastDraw) >= 0.2 || phase != lastPhase else { return }
         lastDraw = now
+        lastPhase = phase
         drawn = true
         FileHandle.standardError.write(Data(("\r\u{1B}[2K" + String(text.prefix(120))).utf8))
     }
