@@ -12,33 +12,43 @@
 /// Only the device being replayed is held — the counts of its launch ids and the rows written for
 /// each — since a check hands over each device's findings and records together, device after device.
 struct LaunchFindingCounts {
+    /// One launch id of `device`: its findings so far, and the numbers of the rows written for it.
+    private struct Launch {
+        var findings = 0
+        var rows: [Int] = []
+    }
+
     private var device: String?
-    /// Findings so far of each launch id of `device`.
-    private var counts: [String: Int] = [:]
-    /// The numbers of the rows written so far for each launch id of `device`.
-    private var written: [String: [Int]] = [:]
+    /// Each launch id of `device`, found with one lookup a call.
+    private var launches: [String: Launch] = [:]
 
     /// A launch row numbered `number` is written: the count to write it with.
     mutating func writing(number: Int, device: String, launch: String) -> Int {
         enter(device)
-        written[launch, default: []].append(number)
-        return counts[launch] ?? 0
+        return Self.written(number, in: &launches[launch, default: Launch()])
     }
 
     /// A finding of `device`'s launch id `launch`: the rows already written that now count it,
     /// and their new count.
     mutating func found(device: String, launch: String) -> (rows: [Int], count: Int) {
         enter(device)
-        let count = (counts[launch] ?? 0) + 1
-        counts[launch] = count
-        return (written[launch] ?? [], count)
+        return Self.found(in: &launches[launch, default: Launch()])
+    }
+
+    private static func written(_ number: Int, in launch: inout Launch) -> Int {
+        launch.rows.append(number)
+        return launch.findings
+    }
+
+    private static func found(in launch: inout Launch) -> (rows: [Int], count: Int) {
+        launch.findings += 1
+        return (launch.rows, launch.findings)
     }
 
     private mutating func enter(_ device: String) {
         guard device != self.device else { return }
         self.device = device
-        // Not keeping their capacity: one device with a great many launches would hold it for the rest.
-        counts.removeAll()
-        written.removeAll()
+        // Not keeping its capacity: one device with a great many launches would hold it for the rest.
+        launches.removeAll()
     }
 }
