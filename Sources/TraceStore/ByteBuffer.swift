@@ -6,8 +6,8 @@ import TraceModel
 /// most it may write (``reserve(_:)``) and then writes without checks.
 ///
 /// A class, so that a batch (``IngestBatch``) hands its bytes to the writing thread without a
-/// copy: a batch is filled on one thread and then only read. `check --stdin` gathers the lines
-/// it spills in one too.
+/// copy: a batch is filled on one thread and then only read. `check --stdin` gathers the events
+/// it spills in one too (read back with ``ByteReader``).
 ///
 /// Its writes are inlinable and its state unchecked for exclusivity: called across modules for
 /// every value of every event spilled, each call and each checked access showed in the profile.

@@ -125,7 +125,6 @@ extension EventPack {
         if let task = event.task { buffer.varint(zigzag(task)) }
         buffer.detailTexts(of: event)
     }
-
 }
 
 /// Packs the events a launch stores in one write, in the order they are stored: to each body
@@ -169,17 +168,16 @@ final class EventPackEncoder {
 /// Reads the records of packed events, checking every length against the bytes there are:
 /// `next(into:)` returns false at the end and throws ``Malformed`` on bytes this build did not write.
 struct EventPackDecoder {
-    struct Malformed: Error {}
+    typealias Malformed = ByteReader.Malformed
 
-    private let bytes: UnsafeRawBufferPointer
+    private var reader: ByteReader
     /// ``EventPack/numbered``, read once per pack rather than once per record.
     private let numbered = EventPack.numbered
-    private var offset = 0
     private var previousRowID: Int64 = 0
     private var previousTS: Int64 = 0
 
     init(_ bytes: UnsafeRawBufferPointer) {
-        self.bytes = bytes
+        reader = ByteReader(bytes)
     }
 
     /// Reads the next record's values into `values`, their texts pointing into the bytes; false
@@ -188,63 +186,33 @@ struct EventPackDecoder {
     /// copied in was a third of the decoder's work. Every field is written, so nothing of the
     /// record the slot held before is left.
     mutating func next(into values: inout StoredEventValues) throws -> Bool {
-        guard offset < bytes.count else { return false }
-        previousRowID = previousRowID &+ EventPack.unzigzag(try varint())
-        previousTS = previousTS &+ EventPack.unzigzag(try varint())
+        guard !reader.isAtEnd else { return false }
+        previousRowID = previousRowID &+ EventPack.unzigzag(try reader.varint())
+        previousTS = previousTS &+ EventPack.unzigzag(try reader.varint())
         values.fields.rowID = previousRowID
         values.fields.ts = Timestamp(microseconds: previousTS)
-        values.contextID = EventPack.unzigzag(try varint())
-        let flags = EventPack.Flag(rawValue: try varint())
+        values.contextID = EventPack.unzigzag(try reader.varint())
+        let flags = EventPack.Flag(rawValue: try reader.varint())
         guard EventPack.Flag.known.isSuperset(of: flags) else { throw Malformed() }
         if flags.contains(.kind) {
-            let number = try varint()
+            let number = try reader.varint()
             guard number < UInt64(numbered.count) else { throw Malformed() }
             (values.fields.kind, values.fields.name) = numbered[Int(number)]
         } else {
             values.fields.kind = nil
-            values.fields.name = try text()
+            values.fields.name = try reader.text()
         }
-        values.fields.seq = flags.contains(.seq) ? EventPack.unzigzag(try varint()) : nil
-        values.fields.mono = flags.contains(.mono) ? Double(bitPattern: UInt64(littleEndian: try eightBytes())) : nil
-        values.fields.task = flags.contains(.task) ? EventPack.unzigzag(try varint()) : nil
+        values.fields.seq = flags.contains(.seq) ? EventPack.unzigzag(try reader.varint()) : nil
+        values.fields.mono = flags.contains(.mono) ? Double(bitPattern: try reader.littleEndian(UInt64.self)) : nil
+        values.fields.task = flags.contains(.task) ? EventPack.unzigzag(try reader.varint()) : nil
         values.fields.success = flags.contains(.success) ? flags.contains(.succeeded) : nil
-        values.fields.phase = flags.contains(.phase) ? try text() : nil
-        values.fields.reason = flags.contains(.reason) ? try text() : nil
-        values.fields.cause = flags.contains(.cause) ? try text() : nil
-        values.fields.identifier = flags.contains(.identifier) ? try text() : nil
-        values.fields.call = flags.contains(.call) ? try text() : nil
-        values.fields.result = flags.contains(.result) ? try text() : nil
-        values.fields.attrs = flags.contains(.attrs) ? try text() : nil
+        values.fields.phase = flags.contains(.phase) ? try reader.text() : nil
+        values.fields.reason = flags.contains(.reason) ? try reader.text() : nil
+        values.fields.cause = flags.contains(.cause) ? try reader.text() : nil
+        values.fields.identifier = flags.contains(.identifier) ? try reader.text() : nil
+        values.fields.call = flags.contains(.call) ? try reader.text() : nil
+        values.fields.result = flags.contains(.result) ? try reader.text() : nil
+        values.fields.attrs = flags.contains(.attrs) ? try reader.text() : nil
         return true
-    }
-
-    @inline(__always)
-    private mutating func varint() throws -> UInt64 {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count, shift < 64 {
-            let byte = bytes[offset]
-            offset += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return value }
-            shift += 7
-        }
-        throw Malformed()
-    }
-
-    @inline(__always)
-    private mutating func text() throws -> UnsafeRawBufferPointer {
-        let length = try varint()
-        guard length <= UInt64(bytes.count - offset) else { throw Malformed() }
-        let count = Int(length)
-        defer { offset += count }
-        return UnsafeRawBufferPointer(rebasing: bytes[offset ..< offset + count])
-    }
-
-    @inline(__always)
-    private mutating func eightBytes() throws -> UInt64 {
-        guard bytes.count - offset >= 8 else { throw Malformed() }
-        defer { offset += 8 }
-        return bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
     }
 }

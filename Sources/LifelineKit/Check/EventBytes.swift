@@ -66,8 +66,8 @@ enum EventBytes {
 
     /// The device id's bytes at the start of an event's `bytes` (nil when they hold none).
     static func device(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-        var cursor = Cursor(bytes: bytes)
-        return cursor.text()
+        var reader = ByteReader(bytes)
+        return try? reader.text()
     }
 
     /// Reads events back, keeping each text field's last value: the lines of one device repeat
@@ -77,47 +77,47 @@ enum EventBytes {
 
         /// The event of `bytes` (all of them), or nil when they are not one.
         mutating func event(_ bytes: UnsafeRawBufferPointer) -> Event? {
-            var cursor = Cursor(bytes: bytes)
-            guard let device = text(&cursor, 0), let ts = cursor.word(UInt64.self), let mask = cursor.word(UInt32.self),
-                  mask >> Field.allCases.count == 0
-            else { return nil }
-            func has(_ value: Field) -> Bool { mask & value.bit != 0 }
-            var valid = true
-            func integer(_ value: Field) -> Int64? {
-                guard has(value) else { return nil }
-                guard let word = cursor.word(UInt64.self) else { valid = false; return nil }
-                return Int64(bitPattern: word)
+            var reader = ByteReader(bytes)
+            do {
+                let device = try text(&reader, 0)
+                let ts = try reader.littleEndian(UInt64.self)
+                let mask = try reader.littleEndian(UInt32.self)
+                guard mask >> Field.allCases.count == 0 else { return nil }
+                func has(_ value: Field) -> Bool { mask & value.bit != 0 }
+                func integer(_ value: Field) throws(ByteReader.Malformed) -> Int64? {
+                    has(value) ? Int64(bitPattern: try reader.littleEndian(UInt64.self)) : nil
+                }
+                func string(_ value: Field, _ slot: Int) throws(ByteReader.Malformed) -> String? {
+                    has(value) ? try text(&reader, slot) : nil
+                }
+                let seq = try integer(.seq)
+                let mono = try integer(.mono).map { Double(bitPattern: UInt64(bitPattern: $0)) }
+                let task = try integer(.task)
+                let rowID = try integer(.rowID)
+                var success: Bool?
+                if has(.success) {
+                    let flag = try reader.byte()
+                    guard flag <= 1 else { return nil }
+                    success = flag == 1
+                }
+                let launch = try text(&reader, 1)
+                let name = try text(&reader, 2)
+                let event = try Event(
+                    ts: Timestamp(microseconds: Int64(bitPattern: ts)), device: device, launch: launch, name: name,
+                    seq: seq, mono: mono, app: string(.app, 3), appVersion: string(.appVersion, 4), os: string(.os, 5),
+                    model: string(.model, 6), process: string(.process, 7), phase: string(.phase, 8),
+                    reason: string(.reason, 9), cause: string(.cause, 10), task: task,
+                    identifier: string(.identifier, 11), call: string(.call, 12), success: success,
+                    result: string(.result, 13), attrs: string(.attrs, 14), rowID: rowID)
+                return reader.isAtEnd ? event : nil
+            } catch {
+                return nil
             }
-            let seq = integer(.seq)
-            let mono = integer(.mono).map { Double(bitPattern: UInt64(bitPattern: $0)) }
-            let task = integer(.task)
-            let rowID = integer(.rowID)
-            var success: Bool?
-            if has(.success) {
-                guard let flag = cursor.byte(), flag <= 1 else { return nil }
-                success = flag == 1
-            }
-            guard valid, let launch = text(&cursor, 1), let name = text(&cursor, 2)
-            else { return nil }
-            func string(_ value: Field, _ slot: Int) -> String? {
-                guard has(value) else { return nil }
-                guard let string = text(&cursor, slot) else { valid = false; return nil }
-                return string
-            }
-            let event = Event(
-                ts: Timestamp(microseconds: Int64(bitPattern: ts)), device: device, launch: launch, name: name,
-                seq: seq, mono: mono, app: string(.app, 3), appVersion: string(.appVersion, 4), os: string(.os, 5),
-                model: string(.model, 6), process: string(.process, 7), phase: string(.phase, 8),
-                reason: string(.reason, 9), cause: string(.cause, 10), task: task,
-                identifier: string(.identifier, 11), call: string(.call, 12), success: success,
-                result: string(.result, 13), attrs: string(.attrs, 14), rowID: rowID)
-            guard valid, cursor.isAtEnd else { return nil }
-            return event
         }
 
         /// The next text, shared with slot `slot`'s last value when the bytes are the same.
-        private mutating func text(_ cursor: inout Cursor, _ slot: Int) -> String? {
-            guard let bytes = cursor.text() else { return nil }
+        private mutating func text(_ reader: inout ByteReader, _ slot: Int) throws(ByteReader.Malformed) -> String {
+            let bytes = try reader.text()
             var previous = last[slot]
             let same = previous.withUTF8 { known in
                 guard known.count == bytes.count else { return false }
@@ -128,44 +128,6 @@ enum EventBytes {
             let value = String(decoding: bytes, as: UTF8.self)
             last[slot] = value
             return value
-        }
-    }
-
-    /// Where a reading is in an event's bytes.
-    private struct Cursor {
-        let bytes: UnsafeRawBufferPointer
-        var offset = 0
-
-        var isAtEnd: Bool { offset == bytes.count }
-
-        mutating func word<Word: FixedWidthInteger>(_: Word.Type) -> Word? {
-            guard bytes.count - offset >= MemoryLayout<Word>.size else { return nil }
-            defer { offset += MemoryLayout<Word>.size }
-            return Word(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Word.self))
-        }
-
-        mutating func byte() -> UInt8? {
-            guard offset < bytes.count else { return nil }
-            defer { offset += 1 }
-            return bytes[offset]
-        }
-
-        /// A base-128 varint of at most 10 bytes, least significant group first.
-        mutating func varint() -> UInt64? {
-            var value: UInt64 = 0
-            for shift in stride(from: UInt64(0), to: 70, by: 7) {
-                guard let byte = byte() else { return nil }
-                value |= UInt64(byte & 0x7F) << shift
-                if byte < 0x80 { return value }
-            }
-            return nil
-        }
-
-        mutating func text() -> UnsafeRawBufferPointer? {
-            guard let length = varint(), length <= UInt64(bytes.count - offset) else { return nil }
-            let count = Int(length)
-            defer { offset += count }
-            return UnsafeRawBufferPointer(rebasing: bytes[offset ..< offset + count])
         }
     }
 }

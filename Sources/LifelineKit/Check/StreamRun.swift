@@ -61,7 +61,7 @@ final class StreamRun {
     /// stream's device came back, or a spilled event could not be written).
     func take(_ line: DecodedLine) -> Bool {
         totals.lines += 1
-        if totals.lines % Analyzer.StreamProgress.every == 0 { report(spilledReplayed: nil) }
+        if totals.lines % Analyzer.StreamProgress.every == 0 { showProgress(spilledReplayed: nil) }
         switch line {
         case .decoded(let number, let result):
             switch result {
@@ -70,9 +70,7 @@ final class StreamRun {
                 switch groups?.enter(event.device) {
                 case nil, .same?: break
                 case .next(let previous)?:
-                    // Whatever the orderer holds is the previous device's: its log is over.
-                    orderer.flush(emit: replay)
-                    if let previous { replayer.finish(device: previous, emit: report) }
+                    if let previous { finish(device: previous) }
                 case .returned?:
                     returned = DeviceReturnedError(line: number, device: event.device)
                     return false
@@ -132,24 +130,28 @@ final class StreamRun {
         draining = true
         var current: String?
         var replayed = 0
-        func finish(_ device: String) {
-            orderer.flush(emit: replay)
-            if device == cut, let lastEvent {
-                replayer.logWasCutShort(device: device, launch: lastEvent.launch, emit: report)
-            }
-            replayer.finish(device: device, emit: report)
-        }
         try spill.drain { event in
             if event.device != current {
-                if let current { finish(current) }
+                if let current { finish(device: current, cutShort: current == cut) }
                 current = event.device
             }
             orderer.push(event, emit: replay)
             if let emitError { throw emitError }
             replayed += 1
-            if replayed % Analyzer.StreamProgress.every == 0 { report(spilledReplayed: replayed) }
+            if replayed % Analyzer.StreamProgress.every == 0 { showProgress(spilledReplayed: replayed) }
         }
-        if let current { finish(current) }
+        if let current { finish(device: current, cutShort: current == cut) }
+    }
+
+    /// A device whose lines are over, in a stream that says so: whatever the orderer holds is its,
+    /// and is replayed; its last launch is said to be cut short if the stream's cut fell on it;
+    /// then it is finished and its state freed.
+    private func finish(device: String, cutShort: Bool = false) {
+        orderer.flush(emit: replay)
+        if cutShort, let lastEvent {
+            replayer.logWasCutShort(device: device, launch: lastEvent.launch, emit: report)
+        }
+        replayer.finish(device: device, emit: report)
     }
 
     private func replay(_ event: Event) {
@@ -166,7 +168,7 @@ final class StreamRun {
     }
 
     /// Where the stream is, to the progress line if there is one.
-    private func report(spilledReplayed: Int?) {
+    private func showProgress(spilledReplayed: Int?) {
         progress?(Analyzer.StreamProgress(
             lines: totals.lines, events: totals.events, findings: totals.findings, spilled: spill.count,
             spilledReplayed: spilledReplayed))
