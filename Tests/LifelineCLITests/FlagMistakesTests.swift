@@ -30,6 +30,7 @@ import Testing
         (["check", "--stdin", "--keyed", "--devices-in-memory", "5"],
          "--keyed input holds one device at a time already: drop --devices-in-memory"),
         (["check", "--stdin", "--devices-in-memory", "0"], "--devices-in-memory must be at least 1, not 0"),
+        (["check", "--stdin", "--devices-in-memory=-3"], "--devices-in-memory must be at least 1, not -3"),
         (["rules", "no-such-rule"], "unknown rule 'no-such-rule'"),
     ])
     func usageMistakesExit64(_ arguments: [String], _ message: String) throws {
