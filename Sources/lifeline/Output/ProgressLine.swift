@@ -4,10 +4,18 @@ import LifelineKit
 /// A single self-rewriting status line on standard error, redrawn at most a few times a
 /// second; silent when standard error is not a terminal, so logs and pipes stay clean.
 final class ProgressLine: @unchecked Sendable {
+    /// What the line reports on: the first line of a new phase is drawn at once.
+    enum Phase {
+        /// Reading the input (and replaying as it comes).
+        case main
+        /// Replaying the devices `check --stdin` kept on disk, once the stream has ended.
+        case spilledDevices
+    }
+
     private let enabled: Bool
     private let lock = NSLock()
     private var lastDraw = Date.distantPast
-    private var lastPhase = ""
+    private var lastPhase = Phase.main
     private var drawn = false
 
     init(enabled: Bool) {
@@ -31,7 +39,7 @@ final class ProgressLine: @unchecked Sendable {
         if let replayed = progress.spilledReplayed {
             draw(
                 "replaying the devices kept on disk: \(replayed)/\(progress.spilled) events  \(progress.findings) findings",
-                phase: "spilled")
+                phase: .spilledDevices)
         } else {
             let kept = progress.spilled > 0 ? "  \(progress.spilled) kept on disk" : ""
             draw("reading: \(progress.lines) lines  \(progress.events) events replayed\(kept)  \(progress.findings) findings")
@@ -40,7 +48,7 @@ final class ProgressLine: @unchecked Sendable {
 
     /// Draws `text` over the line before, at most five times a second — but at once when the
     /// work moves on to another `phase`, so that the first line of each shows.
-    func draw(_ text: String, phase: String = "") {
+    func draw(_ text: String, phase: Phase = .main) {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
