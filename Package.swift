@@ -75,20 +75,24 @@ let package = Package(
         .testTarget(name: "TraceDecodeTests", dependencies: ["TraceDecode", "TraceSynth"]),
         .testTarget(
             name: "TraceStoreTests",
-            dependencies: ["TraceStore", "TraceDecode", "TraceSynth", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "TraceStore", "TraceDecode", "TraceSynth", "TestScratch", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "TraceSynthTests", dependencies: ["TraceSynth", "TraceDecode", "Rules"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "TraceDecode", "TraceSynth"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Replay", "TraceDecode"]),
         // Golden-file comparison shared by the test targets (a re-record always fails its test).
         .target(name: "GoldenFiles", path: "Tests/GoldenFiles"),
+        // Test files under one directory per test process, removed at its exit.
+        .target(name: "TestScratch", path: "Tests/TestScratch"),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Replay", "GoldenFiles", "TraceSynth"], exclude: ["Golden"]),
         .testTarget(
             name: "LifelineKitTests",
             dependencies: [
-                "LifelineKit", "TraceStore", "TraceSynth", "Replay", "Rules", "TraceDecode",
+                "LifelineKit", "TraceStore", "TraceSynth", "Replay", "Rules", "TraceDecode", "TestScratch",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "LifelineCLITests", dependencies: ["lifeline", "GoldenFiles"], exclude: ["Golden"]),
+        .testTarget(name: "LifelineCLITests", dependencies: ["lifeline", "GoldenFiles", "TestScratch"], exclude: ["Golden"]),
         .testTarget(name: "FuzzTests", dependencies: ["Fuzzing", "TraceDecode", "Replay", "Rules", "Reports", "TraceModel"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 
 /// Runs the built `lifeline` executable as a user would.
 enum CLI {
@@ -80,11 +81,7 @@ enum CLI {
         try Running(arguments, stdin: stdin, in: directory)
     }
 
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> URL { try ScratchDirectory.make("cli") }
 
     /// A stream as bad as the field sends: a good file, a file of bad lines and a zstd file cut
     /// mid-frame, one after another, written to `stream` in `directory`.

@@ -5,14 +5,14 @@ import LifelineKit
 import TraceModel
 import TraceStore
 import TraceSynth
+import TestScratch
 
-/// A temporary directory with a database path, removed by the system's temp cleaning.
+/// A temporary directory with a database path, removed when the test process exits.
 struct Workspace {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-kit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try ScratchDirectory.make("kit")
     }
 
     var databasePath: String { path("lifeline.db") }

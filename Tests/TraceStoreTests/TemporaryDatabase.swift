@@ -1,15 +1,14 @@
 import Foundation
+import TestScratch
 import TraceStore
 
-/// A fresh database file in its own temporary directory.
+/// A fresh database file in its own temporary directory, removed when the test process exits.
 struct TemporaryDatabase {
     let directory: URL
     let store: Store
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lifeline-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try ScratchDirectory.make("store")
         store = try Store(path: directory.appendingPathComponent("test.db").path)
     }
 }

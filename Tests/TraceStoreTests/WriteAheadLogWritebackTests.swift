@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 @testable import TraceStore
 
@@ -22,8 +23,7 @@ import Testing
     /// A FIFO or a directory where the WAL would be is not written out, and opening it does not
     /// wait for a writer.
     @Test func aWALThatIsNoFileIsLeftAlone() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-wal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("wal")
         let fifo = directory.appendingPathComponent("fifo.db").path
         #expect(mkfifo(fifo + "-wal", 0o600) == 0)
         let folder = directory.appendingPathComponent("folder.db").path
@@ -36,8 +36,7 @@ import Testing
     }
 
     @Test func withoutAWALItDoesNothing() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-wal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("wal")
         let writeback = WriteAheadLogWriteback(databasePath: directory.appendingPathComponent("none.db").path)
         #expect(!writeback.foundLog)
         writeback.start()
