@@ -77,15 +77,44 @@ public enum RuleDocs {
         public var explainsTermination: Bool
     }
 
+    /// The catalogue as a JSON array of ``RuleJSON``.
     public static func json(_ rules: [Rule], budgets: Budgets) throws -> String {
+        try encoded(rules.map { value($0, budgets: budgets) })
+    }
+
+    /// One rule as a JSON object, an element of ``json(_:budgets:)``'s array.
+    public static func json(_ rule: Rule, budgets: Budgets) throws -> String {
+        try encoded(value(rule, budgets: budgets))
+    }
+
+    /// The budgets and their values in seconds, as `lifeline rules --budgets` lists them.
+    public static func budgets(_ budgets: Budgets, format: BudgetFormat) throws -> String {
+        switch format {
+        case .text:
+            return budgets.all.map { "\($0.name.rawValue)\t\($0.seconds)" }
+                .joined(separator: "\n")
+        case .json:
+            return try encoded(Dictionary(uniqueKeysWithValues: budgets.all.map { ($0.name.rawValue, $0.seconds) }))
+        case .markdown:
+            return (["| budget | seconds |", "|---|---|"]
+                + budgets.all.map { "| `\($0.name.rawValue)` | \($0.seconds) |" })
+                .joined(separator: "\n")
+        }
+    }
+
+    public enum BudgetFormat: Sendable { case text, json, markdown }
+
+    private static func value(_ rule: Rule, budgets: Budgets) -> RuleJSON {
+        RuleJSON(
+            id: rule.id, category: rule.category.rawValue, severity: rule.severity.rawValue,
+            budget: rule.budget?.rawValue, budgetSeconds: rule.budget.map { budgets[$0] }, summary: rule.summary,
+            source: rule.source, notes: rule.notes, explainsTermination: rule.explainsTermination)
+    }
+
+    private static func encoded(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let values = rules.map {
-            RuleJSON(id: $0.id, category: $0.category.rawValue, severity: $0.severity.rawValue,
-                     budget: $0.budget?.rawValue, budgetSeconds: $0.budget.map { budgets[$0] }, summary: $0.summary,
-                     source: $0.source, notes: $0.notes, explainsTermination: $0.explainsTermination)
-        }
-        return String(decoding: try encoder.encode(values), as: UTF8.self)
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     /// Which lines of an example a finding lands on: `line 14 (suspend).`

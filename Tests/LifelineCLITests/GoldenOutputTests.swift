@@ -84,7 +84,10 @@ import Testing
         try Self.golden.check(Self.stable(result.stdout, Self.checkedOnce.directory), "report.\(["markdown": "md", "junit": "xml"][format] ?? format)")
     }
 
-    @Test(arguments: [["rules"], ["rules", "--format", "json"], ["rules", "bgtask-refresh-overrun"]])
+    @Test(arguments: [
+        ["rules"], ["rules", "--format", "json"], ["rules", "bgtask-refresh-overrun"],
+        ["rules", "bgtask-refresh-overrun", "--format", "json"], ["rules", "--budgets"], ["rules", "--budgets", "--format", "json"],
+    ])
     func rules(_ command: [String]) throws {
         let result = try CLI.run(command)
         #expect(result.status == 0)

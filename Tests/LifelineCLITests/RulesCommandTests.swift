@@ -24,6 +24,22 @@ import Testing
         #expect(try CLI.run(["rules", "nope"]).status == 64)
     }
 
+    /// `--format` holds for one rule and for the budgets too: a script asking for JSON gets JSON.
+    @Test func oneRuleAndTheBudgetsComeInEveryFormat() throws {
+        let rule = try CLI.run(["rules", "bgtask-refresh-overrun", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(rule.stdout.utf8)) as? [String: Any])
+        #expect(object["id"] as? String == "bgtask-refresh-overrun")
+        #expect(object["budgetSeconds"] as? Double == 30)
+        let section = try CLI.run(["rules", "bgtask-refresh-overrun", "--format", "markdown"]).stdout
+        #expect(section.contains("## bgtask-refresh-overrun"))
+        let budgets = try CLI.run(["rules", "--budgets", "--format", "json"])
+        let values = try #require(try JSONSerialization.jsonObject(with: Data(budgets.stdout.utf8)) as? [String: Double])
+        #expect(values["refresh-task"] == 30)
+        let text = try CLI.run(["rules", "--budgets"]).stdout.split(separator: "\n")
+        #expect(text.count == values.count)
+        #expect(try CLI.run(["rules", "--budgets", "--format", "markdown"]).stdout.contains("| `refresh-task` | 30.0 |"))
+    }
+
     /// The README's rule table and docs/rules.md are generated from the catalogue; this fails
     /// when they drift (regenerate as the README's "Development" section says).
     @Test func theDocumentationMatchesTheCatalogue() throws {

@@ -32,14 +32,23 @@ struct RulesCommand: ParsableCommand {
     private func show() throws {
         let defaults = Budgets()
         if budgets {
-            for (name, seconds) in defaults.all { print("\(name.rawValue)\t\(seconds)") }
+            let budgetFormat: RuleDocs.BudgetFormat = switch format {
+            case .text: .text
+            case .json: .json
+            case .markdown: .markdown
+            }
+            print(try RuleDocs.budgets(defaults, format: budgetFormat))
             return
         }
         if let id {
             guard let rule = RuleCatalog.rule(id: id) else {
                 throw CommandFailure.usage("unknown rule '\(id)'; `lifeline rules` lists them")
             }
-            print(RuleDocs.detail(rule, budgets: defaults))
+            switch format {
+            case .text: print(RuleDocs.detail(rule, budgets: defaults))
+            case .json: print(try RuleDocs.json(rule, budgets: defaults))
+            case .markdown: print(RuleDocs.markdown([rule], budgets: defaults, sections: true))
+            }
             return
         }
         switch format {
