@@ -80,6 +80,37 @@ import Testing
         #expect(try CLI.sqlite(database, "SELECT rule || ' ' || device || ' ' || ts FROM findings") == "nse-overrun D 1795219200000000")
     }
 
+    /// A path that holds no run (an empty directory, an empty file) is refused with exit 3 and
+    /// leaves the findings; no finding is loaded as a run only beside a `summary.json` of events.
+    @Test func importingNothingKeepsTheFindings() throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = directory.appendingPathComponent("kept.db").path
+        let finding = #"{"category":"overrun","device":"D","events":[],"launch":"L","message":"m","rule":"nse-overrun","severity":"error","ts":"2026-11-21T00:00:00.000000Z"}"#
+        let one = directory.appendingPathComponent("one.jsonl")
+        try (finding + "\n").write(to: one, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["import-findings", one.path, "--db", database]).status == 0)
+
+        let empty = directory.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let blank = directory.appendingPathComponent("blank.jsonl")
+        try "\n".write(to: blank, atomically: true, encoding: .utf8)
+        for path in [empty.path, blank.path] {
+            let refused = try CLI.run(["import-findings", path, "--db", database])
+            #expect(refused.status == 3, "\(path)")
+            #expect(refused.stderr.hasPrefix("nothing to import from \(path): "), "\(refused.stderr)")
+            #expect(refused.stderr.hasSuffix("the findings in \(database) are kept\n"), "\(refused.stderr)")
+            #expect(try CLI.sqlite(database, "SELECT count(*) FROM findings") == "1", "\(path)")
+        }
+
+        // A job's run that replayed events and found nothing replaces them with none.
+        let clean = directory.appendingPathComponent("clean")
+        try FileManager.default.createDirectory(at: clean, withIntermediateDirectories: true)
+        try "".write(to: clean.appendingPathComponent("findings.jsonl"), atomically: true, encoding: .utf8)
+        try #"{"devices":2,"events":40}"#.write(to: clean.appendingPathComponent("summary.json"), atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["import-findings", clean.path, "--db", database]).status == 0)
+        #expect(try CLI.sqlite(database, "SELECT count(*) FROM findings") == "0")
+    }
+
     @Test func keyedReplayRefusesADeviceWhoseRecordsAreApart() throws {
         let fleet = try Self.fleet.get()
         let keyed = try CLI.run(["key-by-device", fleet.corpus])

@@ -34,6 +34,13 @@ public struct FindingImport {
         public var description: String { "\(path):\(line): \(message)" }
     }
 
+    /// Input that holds no run: no finding file, or files with no finding and no `summary.json`
+    /// saying that events were replayed. Loading it would replace the store's findings with
+    /// none, so nothing is loaded.
+    public struct NothingToImport: Error, CustomStringConvertible {
+        public var description: String
+    }
+
     public init() {}
 
     /// The finding files under `path`: `path` itself if it is a file; for a directory, the
@@ -88,6 +95,15 @@ public struct FindingImport {
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
                 try findings.append(try Self.finding(Data(line), path: path, line: number))
             }
+        }
+        guard !files.isEmpty else {
+            throw NothingToImport(description: "no findings file (no findings.jsonl, part-* or .jsonl file)")
+        }
+        // No finding is a run's answer only when the run is known to have replayed something.
+        guard findings.count > 0 || totals.events > 0 else {
+            throw NothingToImport(
+                description: "no finding in \(files.count == 1 ? files[0] : "\(files.count) files"), and no summary.json "
+                    + "saying that events were replayed")
         }
         let run = RunInfo(
             startedAt: totals.startedAt, finishedAt: totals.finishedAt, version: totals.version ?? version,

@@ -16,9 +16,13 @@ struct ImportFindingsCommand: ParsableCommand {
             (then `report` counts no terminations or durations, and findings show no app \
             version or OS).
 
+            Input with no finding file, or with no finding and no summary.json saying that \
+            events were replayed, is refused: loading it would replace the database's findings \
+            with none.
+
             Exit codes: 0 the findings were loaded; 2 a file or the database could not be read \
-            or written, or a line is not a finding (nothing is loaded); 64 the command line is \
-            wrong.
+            or written, or a line is not a finding (nothing is loaded); 3 nothing to import (the \
+            database is left as it was); 64 the command line is wrong.
             """)
 
     @Argument(help: "A file of findings as JSON lines, or a directory (the Spark job's output).")
@@ -41,6 +45,10 @@ struct ImportFindingsCommand: ParsableCommand {
             let count: Int
             do {
                 count = try FindingImport().load(files: files, into: store, totals: totals, version: LifelineVersion.current)
+            } catch let nothing as FindingImport.NothingToImport {
+                throw CommandFailure(
+                    status: .nothingToCheck,
+                    message: "nothing to import from \(path): \(nothing); the findings in \(store.path) are kept")
             } catch {
                 throw CommandFailure.unreadable("\(error)")
             }
