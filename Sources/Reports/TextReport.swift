@@ -17,7 +17,9 @@ public enum TextReport {
             "Replayed \(report.events.counted("event")) of \(report.devices.counted("device")) from \(report.source)"
                 + " in \(format(report.seconds, digits: 2)) s\(filters)")
         guard !report.findings.isEmpty else {
-            lines.append("No findings: every replayed sequence follows the documented rules.")
+            lines.append(report.filters.isEmpty
+                ? "No findings: every replayed sequence follows the documented rules."
+                : "No findings match the filters (every event was replayed; the filters select what is reported).")
             return lines.joined(separator: "\n")
         }
         lines.append("\(report.findings.count.counted("finding"))\n")

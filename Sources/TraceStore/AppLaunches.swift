@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import TraceModel
 
 /// The launches of one app, or of one app version: what `--app` and `--app-version` select.
 ///
@@ -71,6 +72,21 @@ extension Store {
                                WHERE (?1 IS NULL OR d.name = ?1) AND l.events > 0)
                 """)
             return try ExactStatement.integer(statement, [.text(device)]) == 1
+        }
+    }
+
+    /// Whether the store holds an event of `device` (of any device when nil) in `since ..< until`
+    /// (either end open when nil), as far as its launches' first and last times tell: a launch
+    /// that spans the window counts, even with no event inside it.
+    public func holdsEvents(device: String?, since: Timestamp?, until: Timestamp?) throws -> Bool {
+        try read { db in
+            let statement = try db.makeStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM launch_rows l JOIN devices d ON d.id = l.device_id
+                               WHERE (?1 IS NULL OR d.name = ?1) AND l.events > 0
+                                 AND (?2 IS NULL OR l.last_ts >= ?2) AND (?3 IS NULL OR l.first_ts < ?3))
+                """)
+            return try ExactStatement.integer(
+                statement, [.text(device), .integer(since?.microseconds), .integer(until?.microseconds)]) == 1
         }
     }
 

@@ -64,6 +64,27 @@ import Testing
         #expect(findings.allSatisfy { $0["device"] as? String == device && $0["rule"] as? String == "nse-overrun" })
     }
 
+    /// The window filters what is reported: one that holds events and no finding says so; one
+    /// that holds no event at all is nothing to check (exit 3), not a clean run.
+    @Test func aWindowWithNoEventIsNothingToCheck() throws {
+        let database = try CLI.temporaryDirectory().appendingPathComponent("c.db").path
+        _ = try CLI.run(["check", "--quiet", "--db", database, Self.traces])
+        let empty = try CLI.run(["check", "--db", database, "--since", "2030-01-01"])
+        #expect(empty.status == 3)
+        #expect(empty.stdout.isEmpty)
+        #expect(empty.stderr == "nothing to check: no events in \(database) fall since 2030-01-01T00:00:00.000000Z, so no "
+            + "finding could be reported; check the dates (UTC: 2026-11-21 or 2026-11-21T08:00:00Z)\n")
+        let device = try CLI.sqlite(database, "SELECT device FROM findings LIMIT 1")
+        #expect(try CLI.run(["check", "--db", database, "--device", device, "--until", "2001-01-01"]).status == 3)
+        // The last finding's second holds events; a window of it and a rule it is not of reports none.
+        let last = try CLI.sqlite(database, "SELECT ts / 1000000 FROM findings ORDER BY ts DESC LIMIT 1")
+        let rule = try CLI.sqlite(database, "SELECT rule FROM findings ORDER BY ts DESC LIMIT 1")
+        let other = rule == "nse-overrun" ? "bgtask-refresh-overrun" : "nse-overrun"
+        let quiet = try CLI.run(["check", "--db", database, "--since", last, "--rule", other])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stdout.contains("No findings match the filters"), "\(quiet.stdout)")
+    }
+
     @Test func stdinStreamsFindingsAsJSONLinesWithoutADatabase() throws {
         let directory = try CLI.temporaryDirectory()
         let trace = try String(contentsOfFile: CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path, encoding: .utf8)

@@ -15,7 +15,8 @@ struct CheckCommand: ParsableCommand {
             the same devices), and prints a summary grouped by category and rule.
 
             --device limits what is replayed (each device is replayed whole); --rule, --since and \
-            --until filter what is reported.
+            --until filter what is reported. A window in which the database holds no event is \
+            nothing to check (exit 3), not a clean run.
 
             --app and --app-version report the findings of the launches of that app or version \
             only (a launch is one process: its app and version are those of its first event; a \
@@ -56,8 +57,9 @@ struct CheckCommand: ParsableCommand {
             Exit codes: 0 no finding reached --fail-on; 1 at least one finding reached --fail-on, \
             or with --stdin, lines were rejected or compressed input was damaged or cut short; \
             2 the database, a file or the configuration could not be read; 3 nothing to check (no \
-            events in the database, for the --device given, or on standard input, or no launch of \
-            the --app or --app-version given); 64 the command line is wrong.
+            events in the database, for the --device given, in the --since/--until window of a \
+            database, or on standard input, or no launch of the --app or --app-version given); 64 the command line \
+            is wrong.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -173,6 +175,16 @@ struct CheckCommand: ParsableCommand {
                 return try device.contains { try store.holdsEvents(device: $0) }
             }
             throw holdsEvents ? database.nothingOf(options.apps, devices: device) : database.nothingToCheck(devices: device, inWindow: false)
+        }
+        // Findings are filtered by the window, the replay is not: a window no event falls in
+        // reports none, which must not read as a clean run (a mistyped date in a nightly job).
+        if report.findings.isEmpty, options.since != nil || options.until != nil {
+            let inWindow = try CommandFailure.reading { () throws -> Bool in
+                try (device.isEmpty ? [nil] : device.map(Optional.some)).contains {
+                    try store.holdsEvents(device: $0, since: options.since, until: options.until)
+                }
+            }
+            if !inWindow { throw database.nothingInWindow(options, devices: device) }
         }
         let output = StandardOutputBytes()
         if let spool, (try? spool.finish()) != nil {
