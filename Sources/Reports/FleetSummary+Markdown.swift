@@ -40,7 +40,10 @@ extension FleetSummary {
     /// "42 findings in 1,234 events; 3 fewer than the run before."
     public var headline: String {
         var text = "\(findings.counted("finding")) in \(events.counted("event"))"
-        if let latest = latestRun { text += " (latest check \(latest.finishedAt), Lifeline \(latest.version))" }
+        if let latest = latestRun {
+            let scope = latest.wholeStore ? "" : ", of \(latest.devices.counted("device")) only"
+            text += " (latest check \(latest.finishedAt)\(scope), Lifeline \(latest.version))"
+        }
         if let latest = latestRun, let previous = previousRun {
             let change = latest.findings - previous.findings
             text += change == 0 ? "; as many as the run before" : "; \(abs(change)) \(change > 0 ? "more" : "fewer") than the run before (\(previous.findings))"

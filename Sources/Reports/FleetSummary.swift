@@ -23,17 +23,23 @@ public struct FleetSummary: Sendable, Hashable, Codable {
         public var id: Int64
         public var finishedAt: String
         public var version: String
+        /// The devices, events and findings of this run: of the devices it replayed, which are
+        /// all of the store's only when ``wholeStore``.
         public var devices: Int
         public var events: Int
         public var findings: Int
+        /// Whether the run replayed every device (a `check` without `--device`, or whose
+        /// `--app` or `--app-version` every device ran), replacing every finding.
+        public var wholeStore: Bool
 
-        public init(id: Int64, finishedAt: String, version: String, devices: Int, events: Int, findings: Int) {
+        public init(id: Int64, finishedAt: String, version: String, devices: Int, events: Int, findings: Int, wholeStore: Bool) {
             self.id = id
             self.finishedAt = finishedAt
             self.version = version
             self.devices = devices
             self.events = events
             self.findings = findings
+            self.wholeStore = wholeStore
         }
     }
 
@@ -111,6 +117,8 @@ public struct FleetSummary: Sendable, Hashable, Codable {
     public var database: String
     public var window: Window
     public var latestRun: Run?
+    /// The whole-store run before ``latestRun``, when that one is of the whole store too: the
+    /// runs whose counts compare (a run of some devices counts only theirs).
     public var previousRun: Run?
     /// Events in the window (all of the store's when not filtered by time).
     public var events: Int

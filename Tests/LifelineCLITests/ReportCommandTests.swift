@@ -57,4 +57,27 @@ import Testing
         #expect(empty.status == 3)
         #expect(empty.stdout.isEmpty)
     }
+
+    /// The change since the run before compares checks of every device: a check of one device
+    /// counts only its findings, and is said to be of that device, not read as the store's change.
+    @Test func theChangeComparesOnlyChecksOfEveryDevice() throws {
+        let database = try CLI.temporaryDirectory().appendingPathComponent("runs.db").path
+        let traces = CLI.root.appendingPathComponent("traces").path
+        _ = try CLI.run(["check", "--quiet", "--db", database, traces])
+        _ = try CLI.run(["check", "--quiet", "--db", database])
+        let total = try CLI.sqlite(database, "SELECT count(*) FROM findings")
+        let again = try CLI.run(["report", "--db", database, "--format", "markdown"])
+        #expect(again.stdout.contains("\(total) findings in "), "\(again.stdout.prefix(300))")
+        #expect(again.stdout.contains("; as many as the run before."), "\(again.stdout.prefix(300))")
+
+        let device = try CLI.sqlite(database, "SELECT device FROM findings ORDER BY device LIMIT 1")
+        _ = try CLI.run(["check", "--quiet", "--db", database, "--device", device])
+        let narrowed = try CLI.run(["report", "--db", database, "--format", "markdown"])
+        #expect(narrowed.stdout.contains("\(total) findings in "), "\(narrowed.stdout.prefix(300))")
+        #expect(narrowed.stdout.contains(", of 1 device only, Lifeline "), "\(narrowed.stdout.prefix(300))")
+        #expect(!narrowed.stdout.contains("than the run before") && !narrowed.stdout.contains("as many as"))
+        let json = try CLI.json(try CLI.run(["report", "--db", database, "--format", "json"]).stdout)
+        #expect((json["latestRun"] as? [String: Any])?["wholeStore"] as? Bool == false)
+        #expect(json["previousRun"] == nil || json["previousRun"] is NSNull)
+    }
 }

@@ -20,13 +20,22 @@ public struct FleetSummaryBuilder {
         func rows(_ sql: String, _ extra: [String: String] = [:]) throws -> [[QueryValue]] {
             try store.query(sql, parameters: parameters.merging(extra) { $1 }).rows
         }
-        let runs = try rows("SELECT id, finished_at, version, devices, events, findings FROM runs ORDER BY id DESC LIMIT 2")
-            .map { FleetSummary.Run(id: $0[0].integer, finishedAt: $0[1].text, version: $0[2].text,
-                                    devices: Int($0[3].integer), events: Int($0[4].integer), findings: Int($0[5].integer)) }
+        func run(_ sql: String) throws -> FleetSummary.Run? {
+            try rows("SELECT id, finished_at, version, devices, events, findings, scope IS NULL FROM runs " + sql).first.map {
+                FleetSummary.Run(
+                    id: $0[0].integer, finishedAt: $0[1].text, version: $0[2].text, devices: Int($0[3].integer),
+                    events: Int($0[4].integer), findings: Int($0[5].integer), wholeStore: $0[6].integer == 1)
+            }
+        }
+        let latestRun = try run("ORDER BY id DESC LIMIT 1")
+        // Only whole-store runs compare: a run of some devices counts only their findings.
+        let previousRun = try latestRun.flatMap { latest in
+            latest.wholeStore ? try run("WHERE scope IS NULL AND id < \(latest.id) ORDER BY id DESC LIMIT 1") : nil
+        }
         var events = try rows("SELECT count(*) FROM events e WHERE \(Self.eventWindow)").first?[0].integer ?? 0
         // Findings loaded by `import-findings` (a replay elsewhere, such as the Spark job) come
         // without their events: the run's own count is the number of events behind them.
-        if events == 0, let run = runs.first, try rows("SELECT EXISTS (SELECT 1 FROM event_rows)").first?[0].integer == 0 {
+        if events == 0, let run = latestRun, try rows("SELECT EXISTS (SELECT 1 FROM event_rows)").first?[0].integer == 0 {
             events = Int64(run.events)
         }
         let bySeverity = try rows(Self.scoped + "SELECT severity, count(*) FROM scoped GROUP BY severity")
@@ -49,7 +58,7 @@ public struct FleetSummaryBuilder {
             bins: try rows(Self.didEnterBackgroundBins).map { FleetSummary.Count(name: $0[0].text, count: Int($0[1].integer)) })]
         let counts = { (sql: String) in try rows(sql).map { FleetSummary.Count(name: $0[0].text, count: Int($0[1].integer), detail: $0.count > 2 ? $0[2].text : nil) } }
         var summary = FleetSummary(
-            database: store.path, window: window, latestRun: runs.first, previousRun: runs.dropFirst().first,
+            database: store.path, window: window, latestRun: latestRun, previousRun: previousRun,
             events: Int(events), findings: bySeverity.reduce(0) { $0 + Int($1[1].integer) },
             findingsBySeverity: Dictionary(uniqueKeysWithValues: bySeverity.map { ($0[0].text, Int($0[1].integer)) }),
             rules: sections,
