@@ -123,4 +123,28 @@ import TraceStore
             .missing(locked, reason: "cannot list the directory: Permission denied"),
         ])
     }
+
+    /// A directory's logs are found by their names in any case, the other files left alone; a
+    /// directory with files but none named like a log fails, naming one, instead of adding up to
+    /// an ingest of nothing.
+    @Test func aDirectoryWithNoFileNamedLikeALogIsAFailedInput() throws {
+        let workspace = try Workspace()
+        try workspace.write("mixed/A.JSONL", lines: launchLines(count: 2))
+        try workspace.write("mixed/README.md", lines: ["notes"])
+        try workspace.write("mixed/.hidden", lines: ["x"])
+        try workspace.write("renamed/app.log", lines: launchLines(count: 2))
+        try workspace.write("renamed/app.jsonl.1", lines: launchLines(count: 2))
+        try workspace.write("hidden-only/.DS_Store", lines: ["x"])
+        try FileManager.default.createDirectory(atPath: workspace.path("empty"), withIntermediateDirectories: true)
+        #expect(InputPaths.expand([workspace.path("mixed")]) == [.file(workspace.path("mixed/A.JSONL"))])
+        #expect(InputPaths.expand([workspace.path("empty"), workspace.path("hidden-only")]).isEmpty)
+        let renamed = workspace.path("renamed")
+        #expect(InputPaths.expand([renamed]) == [
+            .missing(renamed, reason: "no file in it is named like a log (.jsonl, .jsonl.zst, .jsonl.gz, .ndjson and the "
+                + "like): 2 files left alone, such as \(renamed)/app.jsonl.1; name a file on its own to read it whatever its name"),
+        ])
+        #expect(InputPaths.expand([workspace.path("renamed/app.log")]) == [.file(workspace.path("renamed/app.log"))])
+        let summary = try Ingestor(store: workspace.store()).ingest([renamed])
+        #expect(summary.status == .failed)
+    }
 }

@@ -11,7 +11,9 @@ import TraceRead
 /// A named file is read whatever its name and kind (the format is told by its first bytes; a
 /// FIFO or `<(command)` is read once, see ``FileReadingLoop``); a directory contributes,
 /// recursively and in name order, the regular files whose names end like a log (`.jsonl`,
-/// `.ndjson`, `.jsonl.zst`, `.jsonl.gz`, …), so READMEs beside the logs are left alone. A FIFO,
+/// `.ndjson`, `.jsonl.zst`, `.jsonl.gz`, …, in any case), so READMEs beside the logs are left
+/// alone; a named directory with files but none named so is a mistake (a wrong directory, logs
+/// named otherwise), reported as a path that cannot be read rather than ingested as nothing. A FIFO,
 /// socket or device inside a directory is not opened (a FIFO would block the ingest); a
 /// subdirectory that cannot be listed fails, naming the OS's reason, instead of being skipped.
 public enum InputPaths {
@@ -47,15 +49,25 @@ public enum InputPaths {
             switch fileSystem.kind(path) {
             case .failure(.cannotOpen(_, let reason)), .failure(.readFailed(_, let reason)):
                 return [.missing(path, reason: reason.lowercased())]
-            case .success(.directory): return logFiles(in: path, fileSystem)
+            case .success(.directory):
+                var leftAlone: [String] = []
+                let found = logFiles(in: path, fileSystem, leftAlone: &leftAlone)
+                guard found.isEmpty, let example = leftAlone.first else { return found }
+                let others = leftAlone.count == 1 ? "1 file" : "\(leftAlone.count) files"
+                return [.missing(path, reason: "no file in it is named like a log (\(namesRead)): \(others) left alone, "
+                    + "such as \(example); name a file on its own to read it whatever its name")]
             case .success: return [.file(path)]
             }
         }
     }
 
-    /// The log files under `directory`, depth first in name order. Symbolic links to
-    /// directories are not followed (they could loop); links to files are.
-    private static func logFiles(in directory: String, _ fileSystem: FileSystem) -> [Input] {
+    /// The endings a directory's files are read by, for a message.
+    private static let namesRead = ".jsonl, .jsonl.zst, .jsonl.gz, .ndjson and the like"
+
+    /// The log files under `directory`, depth first in name order; the other files (but hidden
+    /// ones) are added to `leftAlone`. Symbolic links to directories are not followed (they
+    /// could loop); links to files are.
+    private static func logFiles(in directory: String, _ fileSystem: FileSystem, leftAlone: inout [String]) -> [Input] {
         let names: [String]
         switch fileSystem.list(directory) {
         case .success(let listed): names = listed.sorted()
@@ -65,10 +77,14 @@ public enum InputPaths {
         for name in names {
             let path = (directory as NSString).appendingPathComponent(name)
             if isDirectoryNotLink(path) {
-                inputs += logFiles(in: path, fileSystem)
+                inputs += logFiles(in: path, fileSystem, leftAlone: &leftAlone)
                 continue
             }
-            guard logSuffixes.contains(where: { name.hasSuffix($0) }) else { continue }
+            let lowercased = name.lowercased()
+            guard logSuffixes.contains(where: { lowercased.hasSuffix($0) }) else {
+                if !name.hasPrefix(".") { leftAlone.append(path) }
+                continue
+            }
             switch fileSystem.kind(path) {
             case .success(.regular): inputs.append(.file(path))
             case .success(.directory): break

@@ -9,7 +9,9 @@ struct IngestCommand: ParsableCommand {
         abstract: "Read event logs into the database, idempotently.",
         discussion: """
             Reads files, directories (recursively: files named *.jsonl, *.jsonl.zst, *.jsonl.gz, \
-            *.ndjson…) and - for standard input. The format is told by the first bytes: zstd \
+            *.ndjson…, in any case; a directory with files but none named so is an error) and - \
+            for standard input. A file named on its own is read whatever its name. The format is \
+            told by the first bytes: zstd \
             (several frames allowed), gzip, or plain JSON lines. A file already ingested is \
             skipped; an event already stored (same device, launch and seq) is not stored again; \
             a bad line is kept in the `rejects` table with its reason; an ingest that was \
