@@ -20,7 +20,9 @@ extension FleetSummary {
             for rule in rules {
                 lines += ["", "### `\(rule.rule)` — \(rule.findings.counted("finding")) on \(rule.devices.counted("device"))", ""]
                 lines += [rule.summary, "", "> " + rule.source.replacingOccurrences(of: "\n", with: " "), ""]
-                for sample in rule.samples { lines.append("- \(sample.ts), device `\(sample.device)`: \(sample.message)") }
+                for sample in rule.samples {
+                    lines.append("- \(sample.ts), device `\(PrintableText.escaped(sample.device))`: \(PrintableText.escaped(sample.message))")
+                }
                 if rule.findings > rule.samples.count { lines.append("- … \(rule.findings - rule.samples.count) more") }
             }
         }

@@ -49,8 +49,9 @@ extension QueryResult {
 
     private func markdown() -> String {
         func row(_ values: [String]) -> String {
-            "| " + values.map { $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
-                .joined(separator: " | ") + " |"
+            "| " + values.map {
+                PrintableText.escaped($0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " "))
+            }.joined(separator: " | ") + " |"
         }
         return ([row(columns), "|" + String(repeating: "---|", count: columns.count)] + rows.map { row($0.map(\.plainText)) })
             .joined(separator: "\n") + "\n"
@@ -77,7 +78,7 @@ extension QueryResult {
 
     /// At most `width` characters, the last one `…` when something was cut; one line.
     private static func cut(_ text: String, _ width: Int) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: "⏎")
+        let flat = PrintableText.escaped(text.replacingOccurrences(of: "\n", with: "⏎"))
         return flat.count <= width ? flat : String(flat.prefix(width - 1)) + "…"
     }
 }

@@ -45,8 +45,8 @@ public enum TextReport {
             lines.append("\(summary.rule) — \(summary.findings.counted("finding"))")
             let examples = report.findings.tally.examples(of: summary.rule)
             for finding in examples {
-                lines.append("  \(finding.ts) device \(finding.device) launch \(finding.launch)")
-                lines.append("    \(finding.message)")
+                lines.append("  \(finding.ts) device \(PrintableText.escaped(finding.device)) launch \(PrintableText.escaped(finding.launch))")
+                lines.append("    \(PrintableText.escaped(finding.message))")
                 if let cause = finding.explainedBy { lines.append("    explained by \(cause.rule) at \(cause.ts)") }
             }
             if summary.findings > examples.count {

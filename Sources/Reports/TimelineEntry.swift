@@ -42,7 +42,7 @@ public struct TimelineText {
             let context = [event.app, event.appVersion, event.os.map { "iOS \($0)" }, event.model, event.process]
                 .compactMap { $0 }.joined(separator: ", ")
             lines.append("")
-            lines.append("launch \(event.launch)" + (context.isEmpty ? "" : " (\(context))"))
+            lines.append(PrintableText.escaped("launch \(event.launch)" + (context.isEmpty ? "" : " (\(context))")))
         }
         let offset = entry.secondsSinceLaunch
         // Signed either way, so a clock that ran backwards reads "-3599.900s", not "+-3599.900s".
@@ -54,9 +54,9 @@ public struct TimelineText {
         let seq = event.seq.map { "#\($0)" } ?? "-"
         lines.append(
             "  \(event.ts)  \(since)  \(seq.padding(5))"
-                + "\(entry.state.padding(12))\(event.name)\(details.isEmpty ? "" : "  \(details)")")
+                + PrintableText.escaped("\(entry.state.padding(12))\(event.name)\(details.isEmpty ? "" : "  \(details)")"))
         for finding in entry.findings {
-            lines.append("      ▲ \(finding.rule) (\(finding.severity.rawValue)): \(finding.message)")
+            lines.append("      ▲ \(finding.rule) (\(finding.severity.rawValue)): \(PrintableText.escaped(finding.message))")
         }
         return lines.joined(separator: "\n")
     }
