@@ -31,13 +31,10 @@ enum SchemaCheck {
     /// has the database open, or died with it open) the file is read normally instead, so that
     /// migrations still in the WAL are seen.
     static func appliedMigrations(path: String) throws -> Set<String> {
-        var url = URLComponents()
-        url.scheme = "file"
-        url.path = URL(fileURLWithPath: path).path
-        if !FileManager.default.fileExists(atPath: path + "-wal") {
-            url.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        let immutable = !FileManager.default.fileExists(atPath: path + "-wal")
+        guard let uri = fileURI(path, immutable: immutable) else {
+            throw StoreError.cannotOpen(path: path, underlying: "the path cannot be read as a URI")
         }
-        guard let uri = url.string else { throw StoreError.cannotOpen(path: path, underlying: "the path cannot be read as a URI") }
         var handle: OpaquePointer?
         defer { sqlite3_close_v2(handle) }
         let opened = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
@@ -46,6 +43,15 @@ enum SchemaCheck {
         }
         sqlite3_busy_timeout(handle, 5000)
         return try query(handle, path: path)
+    }
+
+    /// `path` as a `file:` URI (absolute, escaped), with `?immutable=1` when asked.
+    static func fileURI(_ path: String, immutable: Bool) -> String? {
+        var url = URLComponents()
+        url.scheme = "file"
+        url.path = URL(fileURLWithPath: path).path
+        if immutable { url.queryItems = [URLQueryItem(name: "immutable", value: "1")] }
+        return url.string
     }
 
     private static func query(_ handle: OpaquePointer, path: String) throws -> Set<String> {

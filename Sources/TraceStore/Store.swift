@@ -45,6 +45,7 @@ public final class Store: Sendable {
     /// SQLite's own work (see `CSQLiteTuning`). Nothing reads those statistics.
     private static let sqliteTuned: Void = {
         _ = lifeline_sqlite_disable_memory_statistics()
+        _ = lifeline_sqlite_enable_uri()
     }()
 
     /// How a command may use the file.
@@ -78,7 +79,7 @@ public final class Store: Sendable {
         }
         do {
             if access == .readOnly {
-                pool = try DatabasePool(path: path, configuration: configuration)
+                pool = try Self.openReadOnly(path: path, configuration: configuration)
             } else {
                 // GRDB's WAL set-up also sets `synchronous = NORMAL` on the writer.
                 pool = try StoreOpening.open(path: path, configuration: configuration, patience: busyTimeout)
@@ -93,6 +94,23 @@ public final class Store: Sendable {
             // have been able to read the file).
             let applied = try pool.read(Migrations.migrator.appliedIdentifiers)
             try Self.refuseReadOnly(path: path, SchemaCheck.verdict(applied: applied))
+        }
+    }
+
+    /// A read-only pool. SQLite reads a WAL-mode file through its -shm file, which it cannot make
+    /// in a directory the user cannot write: with no -shm and no -wal beside the file, it is then
+    /// opened as `immutable` (no lock, no -shm). No -wal means no write is pending; a writer
+    /// that begins meanwhile (it needs the directory's write permission) is not seen.
+    private static func openReadOnly(path: String, configuration: Configuration) throws -> DatabasePool {
+        do {
+            return try DatabasePool(path: path, configuration: configuration)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            let manager = FileManager.default
+            guard !manager.fileExists(atPath: path + "-wal"), !manager.fileExists(atPath: path + "-shm"),
+                  !manager.isWritableFile(atPath: directory), let uri = SchemaCheck.fileURI(path, immutable: true)
+            else { throw error }
+            return try DatabasePool(path: uri, configuration: configuration)
         }
     }
 

@@ -36,12 +36,22 @@ import Testing
         Mistake.expectOneLine(result, status: 2, containing: "cannot create \(database): directory \(directory.path) does not exist")
     }
 
-    /// As a user who cannot write the file or its directory: the timeline is printed, and check
-    /// reports the findings and says it did not record them.
-    @Test func timelineAndCheckWorkOnADatabaseTheUserCannotWrite() throws {
+    /// As a user who cannot write the file or its directory: the timeline is printed, check
+    /// reports the findings and says it did not record them, query and report answer — both with
+    /// the -wal and -shm files a reader left beside the file, and without them, when SQLite cannot
+    /// make its -shm and the file is read as immutable.
+    @Test(arguments: [true, false])
+    func everyReaderWorksOnADatabaseTheUserCannotWrite(withCompanions: Bool) throws {
         let database = try Mistake.checkedDatabase()
         let device = try CLI.sqlite(database, "SELECT device FROM findings ORDER BY device LIMIT 1")
+        let findings = try CLI.sqlite(database, "SELECT count(*) FROM findings")
         let expected = try CLI.run(["timeline", "--db", database, device])
+        if !withCompanions {
+            // A reader's: an empty log (the checkpointed store is all in the file) and its index.
+            let log = try FileManager.default.attributesOfItem(atPath: database + "-wal")[.size] as? Int
+            #expect(log == 0)
+            for companion in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: database + companion) }
+        }
         let directory = URL(fileURLWithPath: database).deletingLastPathComponent().path
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: database)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory)
@@ -56,6 +66,13 @@ import Testing
         #expect(check.status == 0, "\(check.stderr)")
         #expect(!check.stdout.isEmpty)
         #expect(check.stderr.contains("\(database) is read-only: the findings were reported, not recorded"))
+
+        let query = try Mistake.runUnprivileged(["query", "--db", database, "--format", "csv", "SELECT count(*) AS n FROM findings"])
+        #expect(query.status == 0, "\(query.stderr)")
+        #expect(query.stdout == "n\n\(findings)\n")
+        let report = try Mistake.runUnprivileged(["report", "--db", database, "--format", "json"])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(try CLI.json(report.stdout)["findings"] as? Int == Int(findings))
         #expect(try Mistake.snapshot(database) == before)
     }
 }
