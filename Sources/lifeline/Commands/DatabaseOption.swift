@@ -6,7 +6,7 @@ import TraceStore
 /// The `--db` option every command that touches the database shares.
 struct DatabaseOption: ParsableArguments {
     @Option(name: .customLong("db"), help: ArgumentHelp(
-        "The SQLite database file (default: lifeline.db; only ingest, and check with PATHs, create it).",
+        "The SQLite database file (default: lifeline.db; only ingest, check with PATHs and import-findings create it).",
         valueName: "file"))
     var given: String?
 
