@@ -30,11 +30,15 @@ public enum CorpusWriter {
         return summary
     }
 
-    static func createDirectory(_ path: String) throws {
+    /// Creates `path` and its parents; a failure names the system's reason ("Not a directory"),
+    /// which Foundation's own description of the error buries.
+    public static func createDirectory(_ path: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw SynthError.cannotWrite(path: path, reason: error.localizedDescription)
+            let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+            let reason = underlying.map { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : $0.localizedDescription }
+            throw SynthError.cannotWrite(path: path, reason: reason ?? error.localizedDescription)
         }
     }
 }

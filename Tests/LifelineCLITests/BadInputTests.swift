@@ -79,7 +79,7 @@ import Testing
         Case(store: .checked, arguments: ["report", "--since", "2026-11-22", "--until", "2026-11-21"], status: 64,
              message: "error: --since 2026-11-22 is not before --until 2026-11-21: no time can match; swap them"),
         Case(store: .checked, arguments: ["report", "--output", "/nonexistent/report.html"], status: 2,
-             message: "error: cannot write /nonexistent/report.html"),
+             message: "error: cannot write /nonexistent/report.html: there is no directory /nonexistent; create it first"),
         // export
         Case(store: .checked, arguments: ["export", "no-such-device"], status: 3,
              message: "nothing to check: no events for device no-such-device in DB; `sqlite3 DB 'SELECT name FROM devices'` lists the devices"),
@@ -88,7 +88,7 @@ import Testing
         Case(store: .empty, arguments: ["export", "no-such-device"], status: 3,
              message: "nothing to check: no events for device no-such-device in DB"),
         Case(store: .checked, arguments: ["export", GoldenOutputTests.device, "--output", "/nonexistent/device.json"], status: 2,
-             message: "error: cannot write /nonexistent/device.json"),
+             message: "error: cannot write /nonexistent/device.json: there is no directory /nonexistent; create it first"),
         // timeline
         Case(store: .checked, arguments: ["timeline", "no-such-device"], status: 3,
              message: "nothing to check: no events for device no-such-device in DB; `sqlite3 DB 'SELECT name FROM devices'` lists the devices"),

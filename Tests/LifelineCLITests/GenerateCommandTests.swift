@@ -49,4 +49,17 @@ import Testing
         #expect(timeline.stdout.contains("scene.didBecomeActive  scene S"), "the timeline shows the scene events and ids")
         #expect(try CLI.run(["generate", "--output", corpus, "--trace-format", "v2"]).status == 64)
     }
+
+    /// An output that cannot be made is one line with the system's reason, exit 2.
+    @Test func anOutputThatCannotBeMadeSaysWhy() throws {
+        let file = try CLI.temporaryDirectory().appendingPathComponent("file")
+        try "x".write(to: file, atomically: true, encoding: .utf8)
+        for arguments in [["--sample"], ["--devices", "1", "--days", "1"]] {
+            let result = try CLI.run(["generate", "--output", file.path + "/traces"] + arguments)
+            #expect(result.status == 2)
+            #expect(result.stderr.hasPrefix("error: cannot write \(file.path)/traces"), "\(result.stderr)")
+            #expect(result.stderr.hasSuffix(": Not a directory\n"), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
+    }
 }

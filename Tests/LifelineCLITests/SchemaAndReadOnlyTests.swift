@@ -29,6 +29,29 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
     }
 
+    /// A directory given as --db, and a database the user cannot write given to a command that
+    /// records, are named as such before SQLite meets them (it said "SQLite error 14", or named
+    /// the statement it failed on), and nothing is written.
+    @Test func aDirectoryOrAReadOnlyDatabaseIsNamed() throws {
+        let directory = try CLI.temporaryDirectory()
+        let trace = CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path
+        Mistake.expectOneLine(
+            try CLI.run(["ingest", "--db", directory.path, trace]), status: 2,
+            containing: "\(directory.path) is a directory: --db takes a database file, such as \(directory.path)/lifeline.db")
+        let database = try Mistake.checkedDatabase()
+        let folder = URL(fileURLWithPath: database).deletingLastPathComponent().path
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: database)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+        let before = try Mistake.snapshot(database)
+        for command in [["ingest", "--db", database, trace], ["check", "--db", database, trace], ["import-findings", trace, "--db", database]] {
+            Mistake.expectOneLine(
+                try Mistake.runUnprivileged(command), status: 2,
+                containing: "cannot write \(database): the file or its directory is read-only to this user")
+        }
+        #expect(try Mistake.snapshot(database) == before)
+    }
+
     @Test func aDatabaseInAMissingDirectoryNamesTheDirectory() throws {
         let directory = try CLI.temporaryDirectory().appendingPathComponent("nope")
         let database = directory.appendingPathComponent("x.db").path

@@ -111,6 +111,27 @@ import Testing
         #expect(try CLI.sqlite(database, "SELECT count(*) FROM findings") == "0")
     }
 
+    /// A line that is not a finding is named by the field that is wrong, not the decoder's dump.
+    @Test func aLineThatIsNotAFindingNamesTheField() throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = directory.appendingPathComponent("named.db").path
+        let base = #"{"category":"overrun","device":"D","events":[],"launch":"L","message":"m","rule":"r","severity":"error","ts":"2026-11-21T00:00:00Z"}"#
+        let cases = [
+            (base.replacingOccurrences(of: #""rule":"r""#, with: #""rule":1"#), "`rule` should be text"),
+            (base.replacingOccurrences(of: #""category":"overrun","#, with: ""), "`category` is missing"),
+            (base.replacingOccurrences(of: #""device":"D""#, with: #""device":null"#), "`device` is null"),
+            (base.replacingOccurrences(of: #""events":[]"#, with: #""events":[{"seq":"x"}]"#), "`events[0].seq` should be a number"),
+            ("[1]", "not a JSON object"),
+        ]
+        for (number, (line, reason)) in cases.enumerated() {
+            let file = directory.appendingPathComponent("l\(number).jsonl")
+            try (line + "\n").write(to: file, atomically: true, encoding: .utf8)
+            let result = try CLI.run(["import-findings", file.path, "--db", database])
+            #expect(result.status == 2)
+            #expect(result.stderr == "error: \(file.path):1: not a finding: \(reason)\n")
+        }
+    }
+
     @Test func keyedReplayRefusesADeviceWhoseRecordsAreApart() throws {
         let fleet = try Self.fleet.get()
         let keyed = try CLI.run(["key-by-device", fleet.corpus])

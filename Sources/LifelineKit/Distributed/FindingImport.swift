@@ -113,6 +113,30 @@ public struct FindingImport {
         return findings.count
     }
 
+    /// What is wrong with a line, in the words of the finding's fields (`rule` should be text),
+    /// rather than the decoder's dump.
+    static func reason(_ error: any Error) -> String {
+        func field(_ path: [any CodingKey]) -> String {
+            path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".").description
+        }
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context)? where context.codingPath.isEmpty:
+            return "not a JSON object"
+        case .typeMismatch(let type, let context)?:
+            let expected = type == String.self ? "text" : type == Bool.self ? "true or false"
+                : [Int.self, Int64.self, Double.self].contains { $0 == type } ? "a number" : "\(type)"
+            return "`\(field(context.codingPath))` should be \(expected)"
+        case .keyNotFound(let key, let context)?:
+            return "`\(field(context.codingPath + [key]))` is missing"
+        case .valueNotFound(_, let context)?:
+            return "`\(field(context.codingPath))` is null"
+        case .dataCorrupted(let context)?:
+            return context.codingPath.isEmpty ? "not a JSON object" : "`\(field(context.codingPath))`: \(context.debugDescription)"
+        case nil, .some:
+            return "\(error)"
+        }
+    }
+
     /// One finding from its JSON line (the shape `JSONReport.line` writes).
     static func finding(_ line: Data, path: String, line number: Int) throws -> Finding {
         func fail(_ message: String) -> LineError { LineError(path: path, line: number, message: message) }
@@ -120,7 +144,7 @@ public struct FindingImport {
         do {
             json = try JSONDecoder().decode(JSONReport.FindingJSON.self, from: line)
         } catch {
-            throw fail("not a finding: \(error)")
+            throw fail("not a finding: \(Self.reason(error))")
         }
         func time(_ text: String) throws -> Timestamp {
             guard let ts = TimestampParser.parse(text) else { throw fail("'\(text)' is not a time") }

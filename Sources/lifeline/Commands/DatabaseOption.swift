@@ -25,8 +25,20 @@ struct DatabaseOption: ParsableArguments {
         return manager.isWritableFile(atPath: path) && manager.isWritableFile(atPath: directory)
     }
 
-    /// Opens the database; any failure is one line and exit 2.
+    /// Opens the database; any failure is one line and exit 2. The mistakes a user makes are
+    /// named before SQLite meets them (its own words would be "unable to open database file" or
+    /// the statement it failed on).
     func open(_ access: Store.Access) throws -> Store {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure.unreadable(
+                "\(path) is a directory: --db takes a database file, such as \((path as NSString).appendingPathComponent(Store.defaultPath))")
+        }
+        if access != .readOnly, !isWritable {
+            throw CommandFailure.unreadable(
+                "cannot write \(path): the file or its directory is read-only to this user; this command records into it "
+                    + "(timeline, query, report, export and check without PATHs read it as it is)")
+        }
         do {
             return try Store(path: path, access: access)
         } catch let refusal as StoreOpeningError {

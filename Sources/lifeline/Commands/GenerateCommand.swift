@@ -59,7 +59,7 @@ struct GenerateCommand: ParsableCommand {
                 devices: devices, days: days, seed: seed, breachRate: breachRate,
                 approxEventsPerDeviceDay: eventsPerDay)
             spec.features = traceFormat.features
-            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            try CorpusWriter.createDirectory(output)
             let written = try CorpusWriter.write(spec: spec, to: output)
             print("Wrote \(written.events) events in \(written.files) files (\(written.bytes) bytes) to \(output)")
         } catch {

@@ -24,6 +24,11 @@ enum OutputDestination {
         } catch let failure as CommandFailure {
             throw failure
         } catch {
+            let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CommandFailure.unreadable("cannot write \(file): there is no directory \(directory); create it first")
+            }
             throw CommandFailure.unreadable("cannot write \(file): \(error.localizedDescription)")
         }
     }
