@@ -76,6 +76,13 @@ import Testing
             + "finding could be reported; check the dates (UTC: 2026-11-21 or 2026-11-21T08:00:00Z)\n")
         let device = try CLI.sqlite(database, "SELECT device FROM findings LIMIT 1")
         #expect(try CLI.run(["check", "--db", database, "--device", device, "--until", "2001-01-01"]).status == 3)
+        // A mistyped device beside a known one is named; the known one is replayed.
+        let typo = try CLI.run(["check", "--quiet", "--db", database, "--device", device, "--device", "no-such-device"])
+        #expect(typo.status == 0)
+        #expect(typo.stderr.contains("note: no events for device no-such-device in \(database); the others were replayed"))
+        // The command that lists a rule's other findings keeps the filters that chose them.
+        let since = try CLI.run(["check", "--quiet", "--db", database, "--since", "2020-01-01"])
+        #expect(since.stdout.contains("more: lifeline check --db \(database) --since 2020-01-01 --rule "), "\(since.stdout)")
         // The last finding's second holds events; a window of it and a rule it is not of reports none.
         let last = try CLI.sqlite(database, "SELECT ts / 1000000 FROM findings ORDER BY ts DESC LIMIT 1")
         let rule = try CLI.sqlite(database, "SELECT rule FROM findings ORDER BY ts DESC LIMIT 1")

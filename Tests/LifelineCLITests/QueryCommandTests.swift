@@ -52,6 +52,11 @@ import Testing
     @Test func aTableAlignsNumbersAndMarksCutCells() throws {
         let result = try Self.query(["SELECT 'abcdefghijklmnop' AS long, 7 AS n UNION ALL SELECT 'x', 1234", "--width", "8"])
         #expect(result.stdout == "long         n\n--------  ----\nabcdefg…     7\nx         1234\n(2 rows)\n")
+        let whole = try Self.query(["SELECT 'abcdefghijklmnop' AS long", "--width", "0"])
+        #expect(whole.stdout == "long\n----------------\nabcdefghijklmnop\n(1 row)\n", "\(whole.stderr)")
+        let negative = try Self.query(["SELECT 1", "--width=-1"])
+        #expect(negative.status == 64)
+        #expect(negative.stderr == "error: --width -1: give 0 (never cut) or a number of characters\n")
     }
 
     /// SQL that divides has a `/` but is SQL, not a path; a `.sql` file is read wherever it is.

@@ -15,6 +15,11 @@ struct AppOptions: ParsableArguments {
 
     var selection: AppSelection { AppSelection(app: app, version: appVersion) }
 
+    /// ` --app ID --app-version V` as given, for a command printed for the user to run next.
+    var arguments: String {
+        (app.map { " --app \(ShellWord.quoted($0))" } ?? "") + (appVersion.map { " --app-version \(ShellWord.quoted($0))" } ?? "")
+    }
+
     /// An empty bundle id or version could only be a mistake (a variable that was not set).
     func validate() throws {
         try CommandFailure.reporting {

@@ -147,7 +147,10 @@ struct CheckCommand: ParsableCommand {
         let store = try database.open(!paths.isEmpty ? .create : options.record ? .existing : .readOnly)
         if !paths.isEmpty { try ingest(into: store) }
         let report: CheckReport
-        let listCommand = "lifeline check" + database.argument
+        // The findings of the same devices, launches and window, so the list is the one counted.
+        let listCommand = "lifeline check" + database.argument + device.map { " --device \(ShellWord.quoted($0))" }.joined()
+            + apps.arguments + (time.since.map { " --since \(ShellWord.quoted($0))" } ?? "")
+            + (time.until.map { " --until \(ShellWord.quoted($0))" } ?? "")
         // Written while the run is saved, printed once it is (see ``ReportSpool``).
         let spool = options.record ? ReportSpool() : nil
         let format = outputFormat
@@ -175,6 +178,14 @@ struct CheckCommand: ParsableCommand {
                 return try device.contains { try store.holdsEvents(device: $0) }
             }
             throw holdsEvents ? database.nothingOf(options.apps, devices: device) : database.nothingToCheck(devices: device, inWindow: false)
+        }
+        // Some devices had events: a mistyped one among them is said, not passed over.
+        if device.count > 1 {
+            for name in device where try !CommandFailure.reading({ try store.holdsEvents(device: name) }) {
+                Terminal.printError(
+                    "note: no events for device \(ShownValue.shown(name)) in \(database.path); the others were replayed;"
+                        + " `sqlite3 \(ShellWord.quoted(database.path)) 'SELECT name FROM devices'` lists the devices")
+            }
         }
         // Findings are filtered by the window, the replay is not: a window no event falls in
         // reports none, which must not read as a clean run (a mistyped date in a nightly job).

@@ -50,7 +50,7 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Output format: table (aligned, long cells cut with …), csv, json, jsonl or markdown.")
     var format: Format = .table
 
-    @Option(help: ArgumentHelp("Cut table cells longer than this many characters.", valueName: "characters"))
+    @Option(help: ArgumentHelp("Cut table cells longer than this many characters (0: never; at least 4 otherwise).", valueName: "characters"))
     var width = 40
 
     @Option(help: ArgumentHelp("Where the canned queries are (default: ./queries, or the one installed with lifeline).", valueName: "dir"))
@@ -65,6 +65,7 @@ struct QueryCommand: ParsableCommand {
             if list == (query != nil) {
                 throw CommandFailure.usage(list ? "give either --list or a query, not both" : "give a query (a canned query's name, a .sql file or SQL), or --list")
             }
+            if width < 0 { throw CommandFailure.usage("--width \(width): give 0 (never cut) or a number of characters") }
             let values = try parsedParameters()
             if list {
                 print(try canned().all().map(Self.describe).joined(separator: "\n\n"))
@@ -94,7 +95,7 @@ struct QueryCommand: ParsableCommand {
                 default: throw CommandFailure.unreadable("\(error)")
                 }
             }
-            print(result.rendered(QueryFormat(rawValue: format.rawValue) ?? .table, width: width), terminator: "")
+            print(result.rendered(QueryFormat(rawValue: format.rawValue) ?? .table, width: width == 0 ? .max : width), terminator: "")
             if result.rows.isEmpty, let note = try CommandFailure.reading({ try emptyAnswerNote(store, values) }) { Terminal.printError("note: " + note) }
         }
     }
