@@ -101,6 +101,9 @@ import Testing
             #expect(refused.stderr.hasSuffix("the findings in \(database) are kept\n"), "\(refused.stderr)")
             #expect(try CLI.sqlite(database, "SELECT count(*) FROM findings") == "1", "\(path)")
         }
+        let elsewhere = directory.appendingPathComponent("never.db").path
+        #expect(try CLI.run(["import-findings", empty.path, "--db", elsewhere]).status == 3)
+        #expect(!FileManager.default.fileExists(atPath: elsewhere), "a wrong path creates no database")
 
         // A job's run that replayed events and found nothing replaces them with none.
         let clean = directory.appendingPathComponent("clean")

@@ -39,6 +39,9 @@ public struct FindingImport {
     /// none, so nothing is loaded.
     public struct NothingToImport: Error, CustomStringConvertible {
         public var description: String
+
+        /// No file of findings at all (checked before the store is opened, so none is created).
+        public static let noFindingsFile = NothingToImport(description: "no findings file (no findings.jsonl, part-* or .jsonl file)")
     }
 
     public init() {}
@@ -96,9 +99,7 @@ public struct FindingImport {
                 try findings.append(try Self.finding(Data(line), path: path, line: number))
             }
         }
-        guard !files.isEmpty else {
-            throw NothingToImport(description: "no findings file (no findings.jsonl, part-* or .jsonl file)")
-        }
+        guard !files.isEmpty else { throw NothingToImport.noFindingsFile }
         // No finding is a run's answer only when the run is known to have replayed something.
         guard findings.count > 0 || totals.events > 0 else {
             throw NothingToImport(

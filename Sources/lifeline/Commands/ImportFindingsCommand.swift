@@ -38,6 +38,13 @@ struct ImportFindingsCommand: ParsableCommand {
             } catch {
                 throw CommandFailure.unreadable("\(error)")
             }
+            func refused(_ nothing: FindingImport.NothingToImport) -> CommandFailure {
+                CommandFailure(
+                    status: .nothingToCheck,
+                    message: "nothing to import from \(path): \(nothing); the findings in \(database.path) are kept")
+            }
+            // Before the store is opened: a wrong path creates no database.
+            if files.isEmpty { throw refused(.noFindingsFile) }
             var isDirectory: ObjCBool = false
             let isADirectory = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
             let totals = isADirectory ? FindingImport.runTotals(at: path) : FindingImport.RunTotals()
@@ -46,9 +53,7 @@ struct ImportFindingsCommand: ParsableCommand {
             do {
                 count = try FindingImport().load(files: files, into: store, totals: totals, version: LifelineVersion.current)
             } catch let nothing as FindingImport.NothingToImport {
-                throw CommandFailure(
-                    status: .nothingToCheck,
-                    message: "nothing to import from \(path): \(nothing); the findings in \(store.path) are kept")
+                throw refused(nothing)
             } catch {
                 throw CommandFailure.unreadable("\(error)")
             }
