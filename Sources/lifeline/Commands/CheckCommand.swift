@@ -58,8 +58,8 @@ struct CheckCommand: ParsableCommand {
             or with --stdin, lines were rejected or compressed input was damaged or cut short; \
             2 the database, a file or the configuration could not be read; 3 nothing to check (no \
             events in the database, for the --device given, in the --since/--until window of a \
-            database, or on standard input, or no launch of the --app or --app-version given); 64 the command line \
-            is wrong.
+            database, or on standard input, or no launch of the --app or --app-version given); \
+            64 the command line is wrong.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
