@@ -34,7 +34,9 @@ import Testing
     /// the statement it failed on), and nothing is written.
     @Test func aDirectoryOrAReadOnlyDatabaseIsNamed() throws {
         let directory = try CLI.temporaryDirectory()
-        let trace = CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path
+        // A copy the unprivileged user can read (the checkout may be in a directory only its owner can).
+        let trace = directory.appendingPathComponent("trace.jsonl").path
+        try FileManager.default.copyItem(atPath: CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path, toPath: trace)
         Mistake.expectOneLine(
             try CLI.run(["ingest", "--db", directory.path, trace]), status: 2,
             containing: "\(directory.path) is a directory: --db takes a database file, such as \(directory.path)/lifeline.db")
