@@ -92,6 +92,20 @@ import Testing
         #expect(quiet.stdout.contains("No findings match the filters"), "\(quiet.stdout)")
     }
 
+    /// The same for a stream: a window none of its events falls in is exit 3, one they fall in is not.
+    @Test func aWindowWithNoEventOfTheStreamIsNothingToCheck() throws {
+        let trace = CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl")
+        let stream = try String(contentsOf: trace, encoding: .utf8)
+        let empty = try CLI.run(["check", "--stdin", "--since", "2030-01-01", "--until", "2030-01-02"], stdin: stream)
+        #expect(empty.status == 3)
+        #expect(empty.stdout.isEmpty)
+        #expect(empty.stderr.contains("nothing to check: none of the "), "\(empty.stderr)")
+        #expect(empty.stderr.contains(" events on standard input falls since 2030-01-01T00:00:00.000000Z and until "
+            + "2030-01-02T00:00:00.000000Z, so no finding could be reported"), "\(empty.stderr)")
+        let day = try CLI.run(["check", "--stdin", "--since", "2026-11-21", "--until", "2026-11-22"], stdin: stream)
+        #expect(day.status == 0, "\(day.stderr)")
+    }
+
     @Test func stdinStreamsFindingsAsJSONLinesWithoutADatabase() throws {
         let directory = try CLI.temporaryDirectory()
         let trace = try String(contentsOfFile: CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path, encoding: .utf8)

@@ -148,6 +148,9 @@ public struct Analyzer: Sendable {
         public var decoded = 0
         /// With `--app` or `--app-version`: the launches of the app or version replayed.
         public var appLaunches = 0
+        /// The events replayed that fall in `--since`/`--until` (all of them without a window):
+        /// none, and no finding could be reported.
+        public var eventsInWindow = 0
         /// Events dropped as already seen (same launch and `seq`, or same content): only keyed
         /// input (``KeyedReplay``) has whole devices to find them in; a plain stream keeps them.
         public var duplicates = 0

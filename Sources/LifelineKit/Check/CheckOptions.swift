@@ -29,6 +29,19 @@ public struct CheckOptions: Sendable {
         return true
     }
 
+    /// Whether `time` falls in `since ..< until` (always, without them).
+    public func inWindow(_ time: Timestamp) -> Bool {
+        (since.map { time >= $0 } ?? true) && (until.map { time < $0 } ?? true)
+    }
+
+    /// Whether `--since` or `--until` is given.
+    public var hasWindow: Bool { since != nil || until != nil }
+
+    /// The window in words, "since … and until …", for a message.
+    public var windowDescription: String {
+        [since.map { "since \($0)" }, until.map { "until \($0)" }].compactMap { $0 }.joined(separator: " and ")
+    }
+
     /// Whether every finding is reported (no `--rule`, `--since`, `--until`, `--app` or
     /// `--app-version`).
     public var reportsAll: Bool { rules == nil && since == nil && until == nil && !apps.isSet }

@@ -164,6 +164,7 @@ final class StreamRun {
         lastEvent = (event.device, event.launch)
         launchApps?.see(event)
         totals.events += 1
+        if options.inWindow(event.ts) { totals.eventsInWindow += 1 }
         replayer.receive(copyOf: event, emit: report)
     }
 

@@ -15,8 +15,8 @@ struct CheckCommand: ParsableCommand {
             the same devices), and prints a summary grouped by category and rule.
 
             --device limits what is replayed (each device is replayed whole); --rule, --since and \
-            --until filter what is reported. A window in which the database holds no event is \
-            nothing to check (exit 3), not a clean run.
+            --until filter what is reported. A window in which no event falls is nothing to check \
+            (exit 3), not a clean run.
 
             --app and --app-version report the findings of the launches of that app or version \
             only (a launch is one process: its app and version are those of its first event; a \
@@ -57,9 +57,9 @@ struct CheckCommand: ParsableCommand {
             Exit codes: 0 no finding reached --fail-on; 1 at least one finding reached --fail-on, \
             or with --stdin, lines were rejected or compressed input was damaged or cut short; \
             2 the database, a file or the configuration could not be read; 3 nothing to check (no \
-            events in the database, for the --device given, in the --since/--until window of a \
-            database, or on standard input, or no launch of the --app or --app-version given); \
-            64 the command line is wrong.
+            events in the database, for the --device given, in the --since/--until window, or on \
+            standard input, or no launch of the --app or --app-version given); 64 the command \
+            line is wrong.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -189,7 +189,7 @@ struct CheckCommand: ParsableCommand {
         }
         // Findings are filtered by the window, the replay is not: a window no event falls in
         // reports none, which must not read as a clean run (a mistyped date in a nightly job).
-        if report.findings.isEmpty, options.since != nil || options.until != nil {
+        if report.findings.isEmpty, options.hasWindow {
             let inWindow = try CommandFailure.reading { () throws -> Bool in
                 try (device.isEmpty ? [nil] : device.map(Optional.some)).contains {
                     try store.holdsEvents(device: $0, since: options.since, until: options.until)
@@ -310,6 +310,11 @@ struct CheckCommand: ParsableCommand {
             let which = device.isEmpty ? "no events" : "no events of device \(device.joined(separator: ", "))"
             throw CommandFailure.nothingToCheck(
                 "standard input held \(which) (\(totals.lines.counted("line")) read, \(totals.rejects.counted("bad line")))")
+        }
+        guard totals.eventsInWindow > 0 || totals.inputWasBad || keyed else {
+            throw CommandFailure.nothingToCheck(
+                "none of the \(totals.events.counted("event")) on standard input falls \(options.windowDescription), so no "
+                    + "finding could be reported; \(CommandFailure.checkTheDates)")
         }
         guard !options.apps.isSet || totals.appLaunches > 0 || totals.inputWasBad || keyed else {
             throw CommandFailure.nothingToCheck(

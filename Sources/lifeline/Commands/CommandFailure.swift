@@ -20,6 +20,9 @@ struct CommandFailure: Error {
 
     static func usage(_ message: String) -> CommandFailure { CommandFailure(status: .usage, message: message) }
     static func unreadable(_ message: String) -> CommandFailure { CommandFailure(status: .unreadable, message: message) }
+    /// The end of a message about a window no event falls in.
+    static let checkTheDates = "check the dates (UTC: 2026-11-21 or 2026-11-21T08:00:00Z)"
+
     static func nothingToCheck(_ message: String) -> CommandFailure {
         CommandFailure(status: .nothingToCheck, message: "nothing to check: " + message)
     }

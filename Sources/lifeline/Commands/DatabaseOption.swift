@@ -52,11 +52,10 @@ struct DatabaseOption: ParsableArguments {
 extension DatabaseOption {
     /// The events were replayed, but none of them falls in `--since`/`--until`.
     func nothingInWindow(_ options: CheckOptions, devices: [String]) -> CommandFailure {
-        let window = [options.since.map { "since \($0)" }, options.until.map { "until \($0)" }].compactMap { $0 }
         let whose = devices.isEmpty ? "" : " of device \(devices.map(ShownValue.shown).joined(separator: ", "))"
         return .nothingToCheck(
-            "no events\(whose) in \(path) fall \(window.joined(separator: " and ")), so no finding could be reported;"
-                + " check the dates (UTC: 2026-11-21 or 2026-11-21T08:00:00Z)")
+            "no events\(whose) in \(path) fall \(options.windowDescription), so no finding could be reported; "
+                + CommandFailure.checkTheDates)
     }
 
     /// No event was there to replay: the devices asked for (or the whole file) hold none.
