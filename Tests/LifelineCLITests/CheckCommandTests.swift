@@ -76,6 +76,12 @@ import Testing
             + "finding could be reported; check the dates (UTC: 2026-11-21 or 2026-11-21T08:00:00Z)\n")
         let device = try CLI.sqlite(database, "SELECT device FROM findings LIMIT 1")
         #expect(try CLI.run(["check", "--db", database, "--device", device, "--until", "2001-01-01"]).status == 3)
+        // The farthest times a window takes, bound into the store's query as they are.
+        for window in [["--since", "9223372036854"], ["--until=-9223372036854"]] {
+            let far = try CLI.run(["check", "--db", database] + window)
+            #expect(far.status == 3, "\(window): \(far.stderr)")
+            #expect(far.stderr.hasPrefix("nothing to check: no events in \(database) fall "), "\(far.stderr)")
+        }
         // A mistyped device beside a known one is named; the known one is replayed.
         let typo = try CLI.run(["check", "--quiet", "--db", database, "--device", device, "--device", "no-such-device"])
         #expect(typo.status == 0)
@@ -104,6 +110,10 @@ import Testing
             + "2030-01-02T00:00:00.000000Z, so no finding could be reported"), "\(empty.stderr)")
         let day = try CLI.run(["check", "--stdin", "--since", "2026-11-21", "--until", "2026-11-22"], stdin: stream)
         #expect(day.status == 0, "\(day.stderr)")
+        for window in [["--since", "9223372036854"], ["--until=-9223372036854"]] {
+            let far = try CLI.run(["check", "--stdin"] + window, stdin: stream)
+            #expect(far.status == 3, "\(window): \(far.stderr)")
+        }
     }
 
     @Test func stdinStreamsFindingsAsJSONLinesWithoutADatabase() throws {
