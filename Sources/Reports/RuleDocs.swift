@@ -88,7 +88,7 @@ public enum RuleDocs {
     }
 
     /// The budgets and their values in seconds, as `lifeline rules --budgets` lists them.
-    public static func budgets(_ budgets: Budgets, format: BudgetFormat) throws -> String {
+    public static func budgets(_ budgets: Budgets, format: Format) throws -> String {
         switch format {
         case .text:
             return budgets.all.map { "\($0.name.rawValue)\t\($0.seconds)" }
@@ -102,7 +102,8 @@ public enum RuleDocs {
         }
     }
 
-    public enum BudgetFormat: Sendable { case text, json, markdown }
+    /// The formats `lifeline rules` prints in.
+    public enum Format: String, Sendable, CaseIterable { case text, json, markdown }
 
     private static func value(_ rule: Rule, budgets: Budgets) -> RuleJSON {
         RuleJSON(

@@ -64,21 +64,10 @@ extension Store {
         }
     }
 
-    /// Whether the store holds any event of `device` (any event at all when nil).
-    public func holdsEvents(device: String?) throws -> Bool {
-        try read { db in
-            let statement = try db.makeStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM launch_rows l JOIN devices d ON d.id = l.device_id
-                               WHERE (?1 IS NULL OR d.name = ?1) AND l.events > 0)
-                """)
-            return try ExactStatement.integer(statement, [.text(device)]) == 1
-        }
-    }
-
-    /// Whether the store holds an event of `device` (of any device when nil) in `since ..< until`
-    /// (either end open when nil), as far as its launches' first and last times tell: a launch
-    /// that spans the window counts, even with no event inside it.
-    public func holdsEvents(device: String?, since: Timestamp?, until: Timestamp?) throws -> Bool {
+    /// Whether the store holds any event of `device` (of any device when nil), in `since ..< until`
+    /// when given (either end open when nil), as far as its launches' first and last times tell:
+    /// a launch that spans the window counts, even with no event inside it.
+    public func holdsEvents(device: String?, since: Timestamp? = nil, until: Timestamp? = nil) throws -> Bool {
         try read { db in
             let statement = try db.makeStatement(sql: """
                 SELECT EXISTS (SELECT 1 FROM launch_rows l JOIN devices d ON d.id = l.device_id

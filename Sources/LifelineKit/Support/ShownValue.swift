@@ -1,3 +1,4 @@
+import Foundation
 import Reports
 
 /// A value the user typed (or an input named), as a message on standard error shows it: as it is
@@ -10,16 +11,11 @@ public enum ShownValue {
     public static func shown(_ value: String) -> String {
         let hidden = value.unicodeScalars.contains(where: PrintableText.isHidden)
         guard hidden || value.count > limit || value.isEmpty else { return value }
-        var text = ""
-        for scalar in value.prefix(limit).unicodeScalars {
-            if PrintableText.isHidden(scalar) {
-                text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            } else if scalar == "\"" || scalar == "\\" {
-                text += "\\" + String(scalar)
-            } else {
-                text.unicodeScalars.append(scalar)
-            }
-        }
+        // Quotes and backslashes escaped first, so that those of `\u{…}` are not.
+        let text = PrintableText.escaped(
+            String(value.prefix(limit))
+                .replacingOccurrences(of: "\\", with: "\\\\", options: .literal)
+                .replacingOccurrences(of: "\"", with: "\\\"", options: .literal))
         let cut = value.count > limit ? "… (\(value.utf8.count) bytes)" : ""
         return "\"\(text)\"\(cut)"
     }

@@ -9,15 +9,11 @@ struct RulesCommand: ParsableCommand {
         abstract: "List the rules Lifeline checks, with the documentation each rests on.",
         discussion: "Prints the same declarations the engine runs; the README's rule table is made with --format markdown.")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json, markdown
-    }
-
     @Argument(help: ArgumentHelp("Show everything about this rule.", valueName: "rule-id"))
     var id: String?
 
     @Option(help: "Output format: text, json or markdown.")
-    var format: Format = .text
+    var format: RuleDocs.Format = .text
 
     @Flag(help: "With --format markdown: one section per rule with its examples (docs/rules.md).")
     var sections = false
@@ -32,12 +28,7 @@ struct RulesCommand: ParsableCommand {
     private func show() throws {
         let defaults = Budgets()
         if budgets {
-            let budgetFormat: RuleDocs.BudgetFormat = switch format {
-            case .text: .text
-            case .json: .json
-            case .markdown: .markdown
-            }
-            print(try RuleDocs.budgets(defaults, format: budgetFormat))
+            print(try RuleDocs.budgets(defaults, format: format))
             return
         }
         if let id {
@@ -58,3 +49,5 @@ struct RulesCommand: ParsableCommand {
         }
     }
 }
+
+extension RuleDocs.Format: ExpressibleByArgument {}
