@@ -147,6 +147,14 @@ import TraceStore
                 + "like): 2 files left alone, such as \(renamed)/app.jsonl.1; name a file on its own to read it whatever its name"),
         ])
         #expect(InputPaths.expand([workspace.path("renamed/app.log")]) == [.file(workspace.path("renamed/app.log"))])
+        // A FIFO not named like a log is left alone unopened (opening it would wait for a writer).
+        try FileManager.default.createDirectory(atPath: workspace.path("fifo"), withIntermediateDirectories: true)
+        #expect(mkfifo(workspace.path("fifo/pipe"), 0o600) == 0)
+        guard case .missing(_, let reason)? = InputPaths.expand([workspace.path("fifo")]).first else {
+            Issue.record("a directory holding only a FIFO is a failed input")
+            return
+        }
+        #expect(reason.contains("1 file left alone, such as \(workspace.path("fifo/pipe"))"))
         let summary = try Ingestor(store: workspace.store()).ingest([renamed])
         #expect(summary.status == .failed)
     }
