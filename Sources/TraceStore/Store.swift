@@ -11,6 +11,8 @@ public final class Store: Sendable {
     public static let defaultPath = "lifeline.db"
 
     public let path: String
+    /// `path` as SQLite is given it (see ``sqlitePath(for:)``).
+    private let sqlitePath: String
     let pool: DatabasePool
     /// Work this store does on threads of its own, waited for when it is released.
     private let background = DispatchGroup()
@@ -29,7 +31,7 @@ public final class Store: Sendable {
     /// it never waits for the writer's transaction (a passive checkpoint needs no write lock). The
     /// store waits for them before it closes.
     public func checkpointInBackground() {
-        let path = path
+        let path = sqlitePath
         background.enter()
         checkpoints.async { [background] in
             defer { background.leave() }
@@ -48,6 +50,13 @@ public final class Store: Sendable {
         _ = lifeline_sqlite_enable_uri()
     }()
 
+    /// `path` as SQLite must be given it: SQLite reads a name that begins with `file:` as a URI
+    /// (URIs are on for the whole process, so that a read-only file can be opened `immutable`),
+    /// so such a relative path is given as `./file:…`, naming the file the user named.
+    public static func sqlitePath(for path: String) -> String {
+        path.hasPrefix("file:") ? "./" + path : path
+    }
+
     /// How a command may use the file.
     public enum Access: Sendable {
         /// Create the file if it is missing, and bring its schema up to date (ingest).
@@ -64,6 +73,7 @@ public final class Store: Sendable {
     public init(path: String, access: Access = .create, busyTimeout: TimeInterval = 600) throws {
         _ = Self.sqliteTuned
         self.path = path
+        sqlitePath = Self.sqlitePath(for: path)
         try Self.admit(path: path, access: access)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
@@ -79,10 +89,10 @@ public final class Store: Sendable {
         }
         do {
             if access == .readOnly {
-                pool = try Self.openReadOnly(path: path, configuration: configuration)
+                pool = try Self.openReadOnly(path: sqlitePath, configuration: configuration)
             } else {
                 // GRDB's WAL set-up also sets `synchronous = NORMAL` on the writer.
-                pool = try StoreOpening.open(path: path, configuration: configuration, patience: busyTimeout)
+                pool = try StoreOpening.open(path: sqlitePath, configuration: configuration, patience: busyTimeout)
             }
         } catch let refusal as StoreOpeningError {
             throw refusal

@@ -54,6 +54,28 @@ import Testing
         #expect(try Mistake.snapshot(database) == before)
     }
 
+    /// SQLite reads a name beginning with `file:` as a URI (on in Lifeline, for immutable reads):
+    /// `--db file:x.db` still names the file `file:x.db` for every command, not `x.db`, and the
+    /// `sqlite3` command a hint prints opens the same file.
+    @Test func aDatabaseNamedLikeAURIIsTheFileOfThatName() throws {
+        let directory = try CLI.temporaryDirectory()
+        let malformed = CLI.root.appendingPathComponent("traces/bad/malformed.jsonl").path
+        let ingested = try CLI.run(["ingest", "--db", "file:x.db", Mistake.plainTrace, malformed], in: directory)
+        #expect(ingested.status == 1)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names.first == "file:x.db" && !names.contains("x.db"), "\(names)")
+        let hint = try #require(ingested.stdout.split(separator: "\n").first { $0.hasPrefix("  sqlite3 ") })
+        #expect(hint.hasPrefix("  sqlite3 ./file:x.db \"SELECT f.path"))
+        let rejects = try CLI.sqlite(directory.appendingPathComponent("file:x.db").path, "SELECT count(*) FROM rejects")
+        #expect(rejects == "7")
+        for arguments in [["check", "--db", "file:x.db"], ["query", "--db", "file:x.db", "SELECT count(*) FROM findings"],
+                          ["report", "--db", "file:x.db"]] {
+            let result = try CLI.run(arguments, in: directory)
+            #expect(result.status != 2, "\(arguments[0]): \(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { $0.hasPrefix("file:x.db") })
+    }
+
     @Test func aDatabaseInAMissingDirectoryNamesTheDirectory() throws {
         let directory = try CLI.temporaryDirectory().appendingPathComponent("nope")
         let database = directory.appendingPathComponent("x.db").path

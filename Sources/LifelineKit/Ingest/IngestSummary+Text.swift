@@ -42,7 +42,7 @@ extension IngestSummary {
         case .badInput where rejects > 0:
             lines.append("")
             lines.append("Some input was bad; every good line was stored. See the bad lines with:")
-            lines.append("  sqlite3 \(database) \"SELECT f.path, r.line, r.reason, r.message FROM rejects r JOIN files f ON f.id = r.file_id\"")
+            lines.append("  sqlite3 \(ShellWord.database(database)) \"SELECT f.path, r.line, r.reason, r.message FROM rejects r JOIN files f ON f.id = r.file_id\"")
         case .badInput:
             lines.append("")
             lines.append("Some compressed input was damaged or cut short (where: above); every line that could be read was stored.")

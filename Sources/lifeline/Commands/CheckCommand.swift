@@ -184,7 +184,7 @@ struct CheckCommand: ParsableCommand {
             for name in device where try !CommandFailure.reading({ try store.holdsEvents(device: name) }) {
                 Terminal.printError(
                     "note: no events for device \(ShownValue.shown(name)) in \(database.path); the others were replayed;"
-                        + " `sqlite3 \(ShellWord.quoted(database.path)) 'SELECT name FROM devices'` lists the devices")
+                        + " `sqlite3 \(ShellWord.database(database.path)) 'SELECT name FROM devices'` lists the devices")
             }
         }
         // Findings are filtered by the window, the replay is not: a window no event falls in

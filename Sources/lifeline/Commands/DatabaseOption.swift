@@ -66,6 +66,6 @@ extension DatabaseOption {
         let names = devices.map(ShownValue.shown).joined(separator: ", ")
         return .nothingToCheck(
             "no events for device \(names) in \(path)\(inWindow ? " in that window" : "");"
-                + " `sqlite3 \(ShellWord.quoted(path)) 'SELECT name FROM devices'` lists the devices")
+                + " `sqlite3 \(ShellWord.database(path)) 'SELECT name FROM devices'` lists the devices")
     }
 }

@@ -117,7 +117,7 @@ struct QueryCommand: ParsableCommand {
             return "\(path) holds no events: ingest logs first with `lifeline ingest\(database.argument) PATH…`"
         }
         if let device = values["device"], try !store.holdsEvents(device: device) {
-            return "no events for device \(ShownValue.shown(device)) in \(path), so the answer is empty; `sqlite3 \(ShellWord.quoted(path)) 'SELECT name FROM devices'` lists the devices"
+            return "no events for device \(ShownValue.shown(device)) in \(path), so the answer is empty; `sqlite3 \(ShellWord.database(path)) 'SELECT name FROM devices'` lists the devices"
         }
         let apps = AppSelection(app: values["app"], version: values["app_version"])
         if apps.isSet, try !store.holdsEvents(app: apps.app, appVersion: apps.version) {
