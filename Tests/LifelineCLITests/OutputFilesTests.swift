@@ -56,6 +56,50 @@ import Testing
         #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
     }
 
+    /// The launches file appears whole or not at all: a run killed while reading its stream (after
+    /// writing launches, before the end) leaves the old file as it was, and a finished run
+    /// replaces it, keeping its permissions, with no hidden file left beside it.
+    @Test func aKilledRunLeavesTheLaunchesFileAsItWas() throws {
+        let directory = try CLI.temporaryDirectory()
+        let launches = directory.appendingPathComponent("launches.jsonl")
+        try "old\n".write(to: launches, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: launches.path)
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["check", "--stdin", "--grouped", "--quiet", "--launches", launches.path]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Four hundred devices, each finished as the next begins: enough events to pass the
+        // stream's batches and launches to pass the writer's buffer. The stream is left open.
+        let trace = try String(contentsOf: Self.stream, encoding: .utf8)
+        let device = "63778058-2256-F27A-75B5-970435460C66"
+        #expect(trace.contains(device))
+        for copy in 0 ..< 400 {
+            let renamed = trace.replacingOccurrences(of: device, with: String(device.dropLast(4)) + String(format: "%04d", copy))
+            input.fileHandleForWriting.write(Data(renamed.utf8))
+        }
+        let hidden = { try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".launches.jsonl.") } }
+        func written() throws -> Int {
+            guard let name = try hidden().first else { return 0 }
+            return try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int ?? 0
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while try written() == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try written() > 0, "the run writes launches beside the file")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(try String(contentsOf: launches, encoding: .utf8) == "old\n")
+
+        let run = try Spark.process(CLI.executable.path, ["check", "--stdin", "--quiet", "--launches", launches.path], stdin: Self.stream)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try String(contentsOf: launches, encoding: .utf8).hasPrefix("{\"device\""))
+        #expect(try FileManager.default.attributesOfItem(atPath: launches.path)[.posixPermissions] as? Int == 0o600)
+        #expect(try hidden().count == 1, "only the killed run's hidden file is left")
+    }
+
     /// A stream with a cut zstd frame and bad lines still gives the launches it replayed, each a
     /// line of JSON, and exits 1 as any bad input does.
     @Test func aDamagedStreamGivesTheLaunchesItReplayed() throws {

@@ -257,7 +257,11 @@ struct CheckCommand: ParsableCommand {
         let started = Date()
         let format = outputFormat
         let totals: Analyzer.StreamTotals
-        let launchLines = try launches.map { LaunchLines(handle: try OutputDestination.open($0), apps: options.apps) }
+        let launchesFile = try launches.map(OutputDestination.Staged.init)
+        // Whatever stops the run before the file is whole leaves the name as it was.
+        var launchesDone = false
+        defer { if !launchesDone { launchesFile?.discard() } }
+        let launchLines = launchesFile.map { LaunchLines(handle: $0.handle, apps: options.apps) }
         do {
             let keep: (Finding) throws -> Void = { finding in
                 worst = max(worst ?? finding.severity, finding.severity)
@@ -291,12 +295,14 @@ struct CheckCommand: ParsableCommand {
         } catch {
             throw CommandFailure.unreadable("standard input: \(error)")
         }
-        if let launchLines, let launches {
+        if let launchLines, let launchesFile, let launches {
             do {
                 try launchLines.finish()
             } catch {
                 throw CommandFailure.unreadable("cannot write \(launches): \(error.localizedDescription)")
             }
+            try launchesFile.commit()
+            launchesDone = true
         }
         if let summaryJson {
             let text = try StreamSummary.json(totals, budgets: options.configuration.budgets, version: LifelineVersion.current)

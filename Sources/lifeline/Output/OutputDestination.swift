@@ -44,3 +44,57 @@ enum OutputDestination {
         return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 }
+
+extension OutputDestination {
+    /// A file written as a stream and put in place whole when done (``commit()``), so that a
+    /// reader — or the next step of a pipeline — never takes a run that failed or was killed
+    /// for a finished one: a regular file (or a new one) is written under a hidden name beside
+    /// it (`.<name>.XXXXXX`, with the old file's permissions, else 0644 less the umask) and
+    /// renamed over it. A symbolic link, a device or a pipe is written in place, as ``open(_:)``
+    /// does. A run that dies leaves its hidden file behind; nothing at the name changes.
+    final class Staged {
+        let handle: FileHandle
+        private let file: String
+        /// The hidden file, or nil when written in place.
+        private let temporary: String?
+
+        init(_ file: String) throws {
+            self.file = file
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file)
+            if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
+                handle = try OutputDestination.open(file)
+                temporary = nil
+                return
+            }
+            let url = URL(fileURLWithPath: file)
+            var template = Array(url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).XXXXXX").path.utf8CString)
+            let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+            guard descriptor >= 0 else {
+                throw CommandFailure.unreadable("cannot write \(file): \(String(cString: strerror(errno)))")
+            }
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            let mask = umask(0)
+            umask(mask)
+            let mode = (attributes?[.posixPermissions] as? NSNumber).map { mode_t($0.uint16Value) } ?? (0o644 & ~mask)
+            fchmod(descriptor, mode)
+            temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        }
+
+        /// Puts the written file at its name (the caller has closed ``handle``).
+        func commit() throws {
+            guard let temporary else { return }
+            guard rename(temporary, file) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw CommandFailure.unreadable("cannot write \(file): \(reason)")
+            }
+        }
+
+        /// Drops what was written: the name keeps what it held.
+        func discard() {
+            try? handle.close()
+            if let temporary { unlink(temporary) }
+        }
+    }
+}
