@@ -56,6 +56,37 @@ import Testing
         #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
     }
 
+    /// An output file that is the database read (by name, through a link, or one of its files),
+    /// the same file for two options, an empty name, a directory or a file in a missing directory
+    /// is refused before any work: one line, exit 2, the database intact.
+    @Test func anOutputThatWouldDestroyInputOrAnotherOutputIsRefusedFirst() throws {
+        let database = try Mistake.checkedDatabase()
+        let directory = URL(fileURLWithPath: database).deletingLastPathComponent()
+        let link = directory.appendingPathComponent("link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: database)
+        let before = try Mistake.content(database)
+        for (arguments, message) in [
+            (["report", "--db", database, "--output", database], "--output \(database) is the database \(database) (or one of its files)"),
+            (["report", "--db", database, "--output", link], "--output \(link) is the database \(database)"),
+            (["export", "--db", database, "--output", database + "-wal", "D"], "--output \(database)-wal is the database \(database)"),
+            (["report", "--db", database, "--output", ""], "--output needs a file name, not an empty one"),
+            (["report", "--db", database, "--output", directory.path], "cannot write \(directory.path): it is a directory; give --output a file name"),
+        ] {
+            Mistake.expectOneLine(try CLI.run(arguments), status: 2, containing: message)
+        }
+        #expect(try Mistake.content(database) == before)
+        let summary = directory.appendingPathComponent("out.json").path
+        for (arguments, message) in [
+            (["--summary-json", summary, "--launches", directory.path + "/./out.json"], "--summary-json and --launches both name \(directory.path)/./out.json"),
+            (["--summary-json", directory.path + "/none/s.json"], "cannot write \(directory.path)/none/s.json: there is no directory"),
+        ] {
+            let run = try Spark.process(CLI.executable.path, ["check", "--stdin", "--quiet"] + arguments, stdin: Self.stream)
+            #expect(run.status == 2 && run.stdout.isEmpty, "nothing replayed: \(run.stdout.prefix(80))")
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains(message), "\(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: summary))
+    }
+
     /// The launches file appears whole or not at all: a run killed while reading its stream (after
     /// writing launches, before the end) leaves the old file as it was, and a finished run
     /// replaces it, keeping its permissions, with no hidden file left beside it.

@@ -119,6 +119,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting {
+            try OutputDestination.checkBeforehand([("--summary-json", summaryJson), ("--launches", launches)])
             let window = try time.window()
             var options = CheckOptions()
             options.configuration = try budgets.configuration()

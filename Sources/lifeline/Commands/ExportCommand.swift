@@ -46,6 +46,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting {
+            try OutputDestination.checkBeforehand([("--output", output)], database: database.path)
             var options = CheckOptions()
             options.configuration = try budgets.configuration()
             options.apps = apps.selection

@@ -48,6 +48,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting {
+            try OutputDestination.checkBeforehand([("--output", output)], database: database.path)
             let window = try time.window()
             let store = try database.open(.readOnly)
             let summary: FleetSummary

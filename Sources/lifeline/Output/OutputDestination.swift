@@ -27,7 +27,7 @@ enum OutputDestination {
             let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw CommandFailure.unreadable("cannot write \(file): there is no directory \(directory); create it first")
+                throw noDirectory(file, directory)
             }
             throw CommandFailure.unreadable("cannot write \(file): \(error.localizedDescription)")
         }
@@ -95,6 +95,57 @@ extension OutputDestination {
         func discard() {
             try? handle.close()
             if let temporary { unlink(temporary) }
+        }
+    }
+}
+
+extension OutputDestination {
+    /// Refuses, before any work, output files that would destroy input or each other or could not
+    /// be written: an empty name, a directory, a file in a directory that does not exist, the
+    /// database the command reads (or its `-wal`, `-shm` or `-journal`, by name or through a
+    /// link), and one file given to two options. Each is one line, exit 2.
+    static func checkBeforehand(_ outputs: [(option: String, file: String?)], database: String? = nil) throws {
+        let given = outputs.compactMap { output in output.file.map { (output.option, $0) } }
+        var seen: [(option: String, identity: FileIdentity)] = []
+        for (option, file) in given {
+            guard !file.isEmpty else { throw CommandFailure.unreadable("\(option) needs a file name, not an empty one") }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw CommandFailure.unreadable("cannot write \(file): it is a directory; give \(option) a file name")
+            }
+            let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw noDirectory(file, directory)
+            }
+            let identity = FileIdentity(file)
+            if let database, ["", "-wal", "-shm", "-journal"].contains(where: { FileIdentity(database + $0) == identity }) {
+                throw CommandFailure.unreadable(
+                    "\(option) \(file) is the database \(database) (or one of its files): writing there would destroy it; choose another file")
+            }
+            if let earlier = seen.first(where: { $0.identity == identity }) {
+                throw CommandFailure.unreadable("\(earlier.option) and \(option) both name \(file): give each its own file")
+            }
+            seen.append((option, identity))
+        }
+    }
+
+    private static func noDirectory(_ file: String, _ directory: String) -> CommandFailure {
+        CommandFailure.unreadable("cannot write \(file): there is no directory \(directory); create it first")
+    }
+
+    /// What a path names: the file's device and inode when it exists (so a link or another spelling
+    /// is the same file), else its absolute, standardized path.
+    private enum FileIdentity: Equatable {
+        case file(device: UInt64, inode: UInt64)
+        case name(String)
+
+        init(_ path: String) {
+            var status = stat()
+            if stat(path, &status) == 0 {
+                self = .file(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+            } else {
+                self = .name(URL(fileURLWithPath: path).standardizedFileURL.path)
+            }
         }
     }
 }
