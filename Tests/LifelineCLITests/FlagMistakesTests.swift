@@ -32,6 +32,11 @@ import Testing
         (["check", "--stdin", "--devices-in-memory", "0"], "--devices-in-memory must be at least 1, not 0"),
         (["check", "--stdin", "--devices-in-memory=-3"], "--devices-in-memory must be at least 1, not -3"),
         (["rules", "no-such-rule"], "unknown rule 'no-such-rule'"),
+        // Numbers that trapped (an arithmetic overflow, an allocation too large to make).
+        (["generate", "--output", "g", "--events-per-day", "100000000000000000"], "--events-per-day must be at most 100000"),
+        (["generate", "--output", "g", "--devices", "9223372036854775807"], "--devices must be at most 1000000"),
+        (["generate", "--output", "g", "--days", "100000"], "--days must be at most 3650"),
+        (["key-by-device", "x.jsonl", "--first-index", "9223372036854775807"], "--first-index must be between 0 and 9007199254740991"),
     ])
     func usageMistakesExit64(_ arguments: [String], _ message: String) throws {
         let (result, directory) = try Self.run(arguments)

@@ -45,6 +45,12 @@ struct GenerateCommand: ParsableCommand {
             guard devices > 0, days > 0, eventsPerDay > 0 else {
                 throw CommandFailure.usage("--devices, --days and --events-per-day must be positive")
             }
+            // A device-day is built in memory (some 300 bytes an event): these keep it, and the
+            // corpus's dates and counts, within what the generator and a machine can hold.
+            for (name, value, limit) in [("--devices", devices, 1_000_000), ("--days", days, 3_650), ("--events-per-day", eventsPerDay, 100_000)]
+            where value > limit {
+                throw CommandFailure.usage("\(name) must be at most \(limit)")
+            }
         }
     }
 

@@ -36,13 +36,19 @@ struct KeyByDeviceCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The number of the first file in the records.", valueName: "n"))
     var firstIndex = 0
 
+    /// 2⁵³ − 1: the largest whole number a double holds exactly.
+    static let largestIndex = (1 << 53) - 1
+
     func validate() throws {
         try CommandFailure.reporting {
             if paths.isEmpty && pathsFrom == nil { throw CommandFailure.usage("give PATHs or --paths-from FILE") }
             if pathsFrom == "-" && paths.contains("-") {
                 throw CommandFailure.usage("standard input holds the list of paths (--paths-from -): it cannot be read as a log too")
             }
-            if firstIndex < 0 { throw CommandFailure.usage("--first-index must be 0 or more") }
+            // A record's file number must stay exact as a JSON number read into a double (Spark).
+            if !(0 ... Self.largestIndex).contains(firstIndex) {
+                throw CommandFailure.usage("--first-index must be between 0 and \(Self.largestIndex)")
+            }
         }
     }
 
