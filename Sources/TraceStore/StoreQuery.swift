@@ -102,14 +102,10 @@ extension Store {
                 missing.append(name ?? "?\(index)")
                 continue
             }
-            let status: Int32
-            if let integer = Int64(value) {
-                status = sqlite3_bind_int64(statement, index, integer)
-            } else if let real = Double(value), real.isFinite {
-                status = sqlite3_bind_double(statement, index, real)
-            } else {
-                status = ExactStatement.bind(value, to: statement, at: index)
-            }
+            // As text, as typed: a version `5.10` or a device `0042` read as a number would be
+            // 5.1 and 42, equal to no stored text. Against a numeric column SQLite compares it as a
+            // number, and LIMIT and arithmetic take it as one.
+            let status = ExactStatement.bind(value, to: statement, at: index)
             guard status == SQLITE_OK else { throw QueryError.sqlite("cannot bind --param \(name): \(String(cString: sqlite3_errstr(status)))") }
         }
         if !missing.isEmpty { throw QueryError.missingParameters(missing) }

@@ -49,6 +49,32 @@ import Testing
         #expect(jsonl.stdout == "{\"a\":\"x\"}\n{\"a\":\"y\"}\n")
     }
 
+    /// Values are bound as typed, as text: a version `5.10` and a device `0042` find their rows
+    /// (read as numbers they were 5.1 and 42, equal to nothing stored, and the answers came back
+    /// empty), while a numeric column and LIMIT still take a value as a number.
+    @Test func parametersAreBoundAsTyped() throws {
+        let directory = try CLI.temporaryDirectory()
+        let log = directory.appendingPathComponent("v.jsonl")
+        try """
+            {"ts":"2026-11-21T01:00:00Z","device":"0042","launch":"L1","seq":0,"event":"launch","reason":"user","app":"com.x","app_version":"5.10"}
+            {"ts":"2026-11-21T01:00:01Z","device":"0042","launch":"L1","seq":1,"event":"terminate","reason":"quiet","app":"com.x","app_version":"5.10"}
+
+            """.write(to: log, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("v.db").path
+        #expect(try CLI.run(["check", "--quiet", "--db", database, log.path]).status == 0)
+        func csv(_ arguments: [String]) throws -> String {
+            let result = try CLI.run(["query", "--db", database, "--format", "csv"] + arguments, in: CLI.root)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+        #expect(try csv(["terminations", "--app-version", "5.10"]) == "reason,app_version,os,terminations,devices\nquiet,5.10,,1,1\n")
+        #expect(try csv(["device-timeline", "--param", "device=0042"]).split(separator: "\n").count == 3)
+        #expect(try csv(["SELECT :x AS v, typeof(:x) AS t", "--param", "x=0042"]) == "v,t\n0042,text\n")
+        #expect(try csv(["SELECT count(*) AS n FROM events WHERE seq >= :s LIMIT :n", "--param", "s=1", "--param", "n=1"]) == "n\n1\n")
+        let report = try CLI.run(["report", "--db", database, "--app-version", "5.10", "--format", "json"])
+        #expect(report.status == 0, "\(report.stderr)")
+    }
+
     @Test func aTableAlignsNumbersAndMarksCutCells() throws {
         let result = try Self.query(["SELECT 'abcdefghijklmnop' AS long, 7 AS n UNION ALL SELECT 'x', 1234", "--width", "8"])
         #expect(result.stdout == "long         n\n--------  ----\nabcdefg…     7\nx         1234\n(2 rows)\n")
