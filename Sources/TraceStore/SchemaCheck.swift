@@ -31,6 +31,33 @@ enum SchemaCheck {
     /// has the database open, or died with it open) the file is read normally instead, so that
     /// migrations still in the WAL are seen.
     static func appliedMigrations(path: String) throws -> Set<String> {
+        try reading(path) { try query($0, path: path) }
+    }
+
+    /// The tables of a file in which ``appliedMigrations(path:)`` found no migration, read the
+    /// same way: those of a foreign database, which Lifeline must not make its own. SQLite's own
+    /// and GRDB's list of migrations are left out: another process creating the store this
+    /// instant has made the list before its first migration commits.
+    static func tables(path: String) throws -> [String] {
+        try reading(path) { handle in
+            try scalars(handle, """
+                SELECT name FROM sqlite_master
+                WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name != 'grdb_migrations' ORDER BY name
+                """, path: path)
+        }
+    }
+
+    /// Whether `path` is a file that begins with something other than SQLite's header (a file of
+    /// under 16 bytes may be one being created, and is left to the opening to judge).
+    static func isOtherFile(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 16), head.count == 16 else { return false }
+        return head != Data("SQLite format 3\u{0}".utf8)
+    }
+
+    /// Runs `body` with a read-only connection to `path` (immutable unless a -wal file exists).
+    private static func reading<T>(_ path: String, _ body: (OpaquePointer) throws -> T) throws -> T {
         let immutable = !FileManager.default.fileExists(atPath: path + "-wal")
         guard let uri = fileURI(path, immutable: immutable) else {
             throw StoreError.cannotOpen(path: path, underlying: "the path cannot be read as a URI")
@@ -42,7 +69,7 @@ enum SchemaCheck {
             throw StoreError.cannotOpen(path: path, underlying: Self.message(handle, opened))
         }
         sqlite3_busy_timeout(handle, 5000)
-        return try query(handle, path: path)
+        return try body(handle)
     }
 
     /// `path` as a `file:` URI (absolute, escaped), with `?immutable=1` when asked.

@@ -61,7 +61,8 @@ public final class Store: Sendable {
     public enum Access: Sendable {
         /// Create the file if it is missing, and bring its schema up to date (ingest).
         case create
-        /// Use an existing file only, bringing its schema up to date (`check` without PATHs).
+        /// Use an existing Lifeline file only, bringing its schema up to date (`check` without
+        /// PATHs); an empty file, or one of other data, is refused.
         case existing
         /// Read an existing, up-to-date file without writing anything to it (`timeline`): works
         /// on a write-protected file or directory.
@@ -137,9 +138,20 @@ public final class Store: Sendable {
             }
             return
         }
-        guard let applied = try? SchemaCheck.appliedMigrations(path: path) else { return }
+        guard let applied = try? SchemaCheck.appliedMigrations(path: path) else {
+            if SchemaCheck.isOtherFile(path: path) { throw StoreOpeningError.notADatabase(path: path) }
+            return
+        }
         let verdict = SchemaCheck.verdict(applied: applied)
         if case .newer(let unknown) = verdict { throw StoreOpeningError.newerSchema(path: path, unknown: unknown) }
+        if case .empty = verdict {
+            // A mistyped --db naming another program's database: its tables stay its own.
+            if let tables = try? SchemaCheck.tables(path: path), !tables.isEmpty {
+                throw StoreOpeningError.foreign(path: path, tables: tables)
+            }
+            // Only a command given logs to store may make an empty file Lifeline's.
+            if access != .create { throw StoreOpeningError.notLifeline(path: path) }
+        }
         if access == .readOnly { try refuseReadOnly(path: path, verdict) }
     }
 

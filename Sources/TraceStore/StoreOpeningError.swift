@@ -6,6 +6,10 @@ public enum StoreOpeningError: Error, Equatable, CustomStringConvertible {
     case directoryMissing(path: String, directory: String)
     /// The file exists but holds no Lifeline schema (an empty or foreign SQLite file).
     case notLifeline(path: String)
+    /// The file is not a SQLite database at all.
+    case notADatabase(path: String)
+    /// The file is a SQLite database of other data (these tables, and no Lifeline schema).
+    case foreign(path: String, tables: [String])
     /// A newer Lifeline applied migrations this build does not know; using the file could
     /// corrupt what that version wrote, so it is left untouched.
     case newerSchema(path: String, unknown: [String])
@@ -23,6 +27,11 @@ public enum StoreOpeningError: Error, Equatable, CustomStringConvertible {
             "cannot create \(path): directory \(directory) does not exist"
         case .notLifeline(let path):
             "\(path) holds no Lifeline data: run `lifeline ingest --db \(path) PATH…` first, or pass --db with a Lifeline database"
+        case .notADatabase(let path):
+            "\(path) is not a database (it does not begin as a SQLite file does): pass --db a Lifeline database or a new file"
+        case .foreign(let path, let tables):
+            "\(path) holds other data (\(tables.count == 1 ? "table" : "tables") \(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : "")), "
+                + "not Lifeline's: pass --db a Lifeline database or a new file"
         case .newerSchema(let path, let unknown):
             "\(path) was written by a newer Lifeline (schema '\(unknown.joined(separator: "', '"))' is unknown to "
                 + "\(version.map { "version \($0)" } ?? "this version")): upgrade lifeline"

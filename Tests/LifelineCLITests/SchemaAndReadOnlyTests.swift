@@ -54,6 +54,33 @@ import Testing
         #expect(try Mistake.snapshot(database) == before)
     }
 
+    /// A --db naming another program's database, a file that is not a database, or (for a command
+    /// given no logs) an empty file, is refused by every command in one line, exit 2, the file
+    /// untouched: `check` wrote Lifeline's seventeen tables into them, and a file of text met
+    /// "SQLite error 26" and the statement that failed.
+    @Test func aForeignEmptyOrNonDatabaseFileIsLeftAlone() throws {
+        let directory = try CLI.temporaryDirectory()
+        let foreign = directory.appendingPathComponent("app.sqlite").path
+        _ = try CLI.sqlite(foreign, "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE events (x)")
+        let text = directory.appendingPathComponent("notes.db").path
+        try "these are notes, not a database\n".write(toFile: text, atomically: true, encoding: .utf8)
+        let empty = directory.appendingPathComponent("empty.db").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let (foreignBefore, textBefore) = (try Mistake.content(foreign), try Mistake.content(text))
+        for command in [["check"], ["ingest", Mistake.plainTrace], ["query", "SELECT 1"], ["timeline", "D"], ["report"]] {
+            Mistake.expectOneLine(
+                try CLI.run(command + ["--db", foreign]), status: 2,
+                containing: "\(foreign) holds other data (tables customers, events), not Lifeline's: pass --db a Lifeline database or a new file")
+            Mistake.expectOneLine(
+                try CLI.run(command + ["--db", text]), status: 2,
+                containing: "\(text) is not a database (it does not begin as a SQLite file does)")
+        }
+        Mistake.expectOneLine(try CLI.run(["check", "--db", empty]), status: 2, containing: "\(empty) holds no Lifeline data")
+        #expect(try Mistake.content(foreign) == foreignBefore && Mistake.content(text) == textBefore)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["app.sqlite", "empty.db", "notes.db"])
+        #expect(try CLI.run(["ingest", "--db", empty, Mistake.plainTrace]).status == 0, "an empty file may become a store")
+    }
+
     /// SQLite reads a name beginning with `file:` as a URI (on in Lifeline, for immutable reads):
     /// `--db file:x.db` still names the file `file:x.db` for every command, not `x.db`, and the
     /// `sqlite3` command a hint prints opens the same file.
