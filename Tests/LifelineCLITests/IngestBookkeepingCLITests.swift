@@ -30,6 +30,23 @@ import Testing
         #expect(try CLI.sqlite(database, "SELECT count(*) FROM files WHERE status = 'done'") == "16")
     }
 
+    /// A file given twice, or two files of the same content, in one run: the later is skipped as
+    /// a copy of the earlier (it was "left to another running ingest", naming this very process).
+    @Test func aCopyInTheSameRunIsSkippedAsACopy() throws {
+        let directory = try CLI.temporaryDirectory()
+        let first = directory.appendingPathComponent("a.jsonl").path
+        try FileManager.default.copyItem(atPath: Mistake.plainTrace, toPath: first)
+        try FileManager.default.copyItem(atPath: Mistake.plainTrace, toPath: directory.appendingPathComponent("b.jsonl").path)
+        for arguments in [[directory.path], [first, first]] {
+            let database = try CLI.temporaryDirectory().appendingPathComponent("c.db").path
+            let result = try CLI.run(["ingest", "--json", "--db", database] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            let files = try CLI.json(result.stdout)["files"] as? [[String: Any]] ?? []
+            #expect(files.map { $0["outcome"] as? String } == ["ingested", "skipped"])
+            #expect(files.last?["message"] as? String == "the same content as \(first), read earlier in this run")
+        }
+    }
+
     @Test func theSameStreamTwiceThroughStandardInputStoresItsBadLinesOnce() throws {
         let directory = try CLI.temporaryDirectory()
         let database = directory.appendingPathComponent("stdin.db").path

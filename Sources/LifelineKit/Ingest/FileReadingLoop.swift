@@ -16,11 +16,16 @@ struct FileReadingLoop: Sendable {
         // The events of the last file read: the best guess of the next one's (files of one
         // upload are alike), so that its batch is allocated once.
         var expectedEvents = 0
+        // The first path of each content read in this run: a copy later in the run is skipped
+        // as what it is, not as "being ingested" by this very process (the first copy's claim).
+        var firstPaths: [String: String] = [:]
         for (fileKey, input) in inputs.enumerated() {
             let keepGoing: Bool
             switch input {
-            case .file(let path): keepGoing = read(path: path, fileKey: fileKey, expectedEvents: &expectedEvents)
-            case .standardInput: keepGoing = read(path: "-", fileKey: fileKey, expectedEvents: &expectedEvents)
+            case .file(let path):
+                keepGoing = read(path: path, fileKey: fileKey, expectedEvents: &expectedEvents, firstPaths: &firstPaths)
+            case .standardInput:
+                keepGoing = read(path: "-", fileKey: fileKey, expectedEvents: &expectedEvents, firstPaths: &firstPaths)
             case .missing(let path, let reason):
                 var report = FileReport(path: path, outcome: .failed)
                 report.message = "\(path): \(reason)"
@@ -41,7 +46,7 @@ struct FileReadingLoop: Sendable {
     /// it is hashed while it is read, and its hash recorded at the end from the bytes read.
     /// `expectedEvents` is the size to reserve for the file's first batch; it is set to the
     /// number of events the file had.
-    private func read(path: String, fileKey: Int, expectedEvents: inout Int) -> Bool {
+    private func read(path: String, fileKey: Int, expectedEvents: inout Int, firstPaths: inout [String: String]) -> Bool {
         counters.update { $0.currentPath = path }
         var report = FileReport(path: path, outcome: .ingested)
         let reader: LineReader
@@ -50,6 +55,14 @@ struct FileReadingLoop: Sendable {
         let readOnce = path == "-" || (try? PathKind.of(path).get()) != .regular
         do {
             sha256 = readOnce ? nil : try FileFingerprint.sha256(path: path)
+            if let sha256 {
+                if let first = firstPaths[sha256] {
+                    report.outcome = .skipped
+                    report.message = "the same content as \(first), read earlier in this run"
+                    return queue.push(.report(report))
+                }
+                firstPaths[sha256] = path
+            }
             admission = try store.admission(sha256: sha256)
             if let reason = admission.skipReason {
                 if case .busy = admission { report.outcome = .elsewhere } else { report.outcome = .skipped }
