@@ -41,7 +41,10 @@ extension FleetSummary {
 
     /// "42 findings in 1,234 events; 3 fewer than the run before."
     public var headline: String {
-        var text = "\(findings.counted("finding")) in \(events.counted("event"))"
+        // A run imported without its totals counted no events: it is not "in 0 events".
+        var text = events == 0 && findings > 0
+            ? "\(findings.counted("finding")) of a run imported without its count of events"
+            : "\(findings.counted("finding")) in \(events.counted("event"))"
         if let latest = latestRun {
             let scope = latest.wholeStore ? "" : ", of \(latest.devices.counted("device")) only"
             text += " (latest check \(latest.finishedAt)\(scope), Lifeline \(latest.version))"

@@ -75,7 +75,7 @@ import Testing
         Case(store: .unchecked, arguments: ["report"], status: 3,
              message: "nothing to check: no check has been run on DB: run `lifeline check --db DB` first"),
         Case(store: .checked, arguments: ["report", "--since", "2030-01-01"], status: 3,
-             message: "nothing to check: no events in DB match the window and filters given"),
+             message: "nothing to check: no events or findings in DB match the window and filters given"),
         Case(store: .checked, arguments: ["report", "--since", "2026-11-22", "--until", "2026-11-21"], status: 64,
              message: "error: --since 2026-11-22 is not before --until 2026-11-21: no time can match; swap them"),
         Case(store: .checked, arguments: ["report", "--output", "/nonexistent/report.html"], status: 2,

@@ -80,6 +80,27 @@ import Testing
         #expect(try CLI.sqlite(database, "SELECT rule || ' ' || device || ' ' || ts FROM findings") == "nse-overrun D 1795219200000000")
     }
 
+    /// The findings of `check --stdin`, piped into `import-findings -`, make a run that `report`
+    /// reports (it said "no events match the window and filters given", exit 3, as the import
+    /// counted no events), saying that the run's events were not counted.
+    @Test func findingsOfAStreamImportFromStandardInputAndReport() throws {
+        let stream = try Spark.process(CLI.executable.path, ["check", "--stdin", "--quiet"], stdin: OutputFilesTests.stream)
+        #expect(stream.status == 0 && !stream.stdout.isEmpty, "\(stream.stderr)")
+        let directory = try CLI.temporaryDirectory()
+        let findings = directory.appendingPathComponent("findings.jsonl")
+        try stream.stdout.write(to: findings, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("stream.db").path
+        let imported = try Spark.process(CLI.executable.path, ["import-findings", "-", "--db", database], stdin: findings)
+        let lines = stream.stdout.split(separator: "\n").count
+        let count = "\(lines) finding\(lines == 1 ? "" : "s")"
+        #expect(imported.status == 0 && imported.stdout.hasPrefix("Imported \(count) from standard input into "), "\(imported.stdout)\(imported.stderr)")
+        let report = try CLI.run(["report", "--db", database, "--format", "markdown"])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("\(count) of a run imported without its count of events"), "\(report.stdout.prefix(300))")
+        let bad = try Spark.process(CLI.executable.path, ["import-findings", "-", "--db", database], stdin: OutputFilesTests.stream)
+        #expect(bad.status == 2 && bad.stderr.hasPrefix("error: stdin:1: not a finding"), "\(bad.stderr)")
+    }
+
     /// A path that holds no run (an empty directory, an empty file) is refused with exit 3 and
     /// leaves the findings; no finding is loaded as a run only beside a `summary.json` of events.
     @Test func importingNothingKeepsTheFindings() throws {

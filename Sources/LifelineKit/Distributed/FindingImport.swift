@@ -50,6 +50,7 @@ public struct FindingImport {
     /// Spark job's output (`findings.jsonl`, a file or a directory of part files), or else
     /// the `.jsonl` and `part-*` files directly in it, in name order.
     public static func findingFiles(at path: String) throws -> [String] {
+        if path == "-" { return [path] }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw LineError(path: path, line: 0, message: "no such file or directory")
@@ -88,8 +89,10 @@ public struct FindingImport {
     @discardableResult
     public func load(files: [String], into store: Store, totals: RunTotals, version: String) throws -> Int {
         let findings = FindingLog()
-        for path in files {
-            guard let data = FileManager.default.contents(atPath: path) else {
+        for file in files {
+            // `-` is standard input (`check --stdin | lifeline import-findings -`).
+            let path = file == "-" ? "stdin" : file
+            guard let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: file) else {
                 throw LineError(path: path, line: 0, message: "cannot be read")
             }
             var number = 0
@@ -103,7 +106,7 @@ public struct FindingImport {
         // No finding is a run's answer only when the run is known to have replayed something.
         guard findings.count > 0 || totals.events > 0 else {
             throw NothingToImport(
-                description: "no finding in \(files.count == 1 ? files[0] : "\(files.count) files"), and no summary.json "
+                description: "no finding in \(files == ["-"] ? "standard input" : files.count == 1 ? files[0] : "\(files.count) files"), and no summary.json "
                     + "saying that events were replayed")
         }
         let run = RunInfo(

@@ -8,7 +8,7 @@ struct ImportFindingsCommand: ParsableCommand {
         commandName: "import-findings",
         abstract: "Load findings written as JSON lines (the Spark job's output, or check --stdin's) into the database as one run.",
         discussion: """
-            PATH is a file of findings as JSON lines, or a directory: the Spark job's output \
+            PATH is a file of findings as JSON lines (- for standard input), or a directory: the Spark job's output \
             (its findings.jsonl/ part files, and summary.json for the run's events, devices, \
             times and budgets), or a directory of .jsonl files. The findings replace those the \
             database held, as a `check` of every device does, so `query` and `report` answer \
@@ -25,7 +25,7 @@ struct ImportFindingsCommand: ParsableCommand {
             database is left as it was); 64 the command line is wrong.
             """)
 
-    @Argument(help: "A file of findings as JSON lines, or a directory (the Spark job's output).")
+    @Argument(help: "A file of findings as JSON lines (- for standard input), or a directory (the Spark job's output).")
     var path: String
 
     @OptionGroup var database: DatabaseOption
@@ -57,7 +57,7 @@ struct ImportFindingsCommand: ParsableCommand {
             } catch {
                 throw CommandFailure.unreadable("\(error)")
             }
-            print("Imported \(count.counted("finding")) from \(files.count.counted("file")) into \(store.path) (\(totals.events.counted("event")) of \(totals.devices.counted("device")) replayed)")
+            print("Imported \(count.counted("finding")) from \(files == ["-"] ? "standard input" : files.count.counted("file")) into \(store.path) (\(totals.events.counted("event")) of \(totals.devices.counted("device")) replayed)")
         }
     }
 }

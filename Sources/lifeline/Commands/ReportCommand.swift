@@ -66,11 +66,16 @@ struct ReportCommand: ParsableCommand {
                 }
                 throw CommandFailure.nothingToCheck("no check has been run on \(database.path): run `lifeline check\(database.argument)` first")
             }
-            guard summary.events > 0 else {
+            // A run imported without its totals (a file of `check --stdin`) counted no events:
+            // its findings are still the answer.
+            guard summary.events > 0 || summary.findings > 0 else {
                 if apps.selection.isSet, try CommandFailure.reading({ try !store.holdsEvents(app: apps.app, appVersion: apps.appVersion) }) {
                     throw database.nothingOf(apps.selection)
                 }
-                throw CommandFailure.nothingToCheck("no events in \(database.path) match the window and filters given")
+                let narrowed = time.since != nil || time.until != nil || apps.selection.isSet
+                throw CommandFailure.nothingToCheck(narrowed
+                    ? "no events or findings in \(database.path) match the window and filters given"
+                    : "the latest run in \(database.path) replayed no events and found nothing")
             }
             let text: String
             switch format {
