@@ -29,12 +29,12 @@ extension FleetSummary {
         if !terminations.isEmpty {
             lines += ["", "## How processes ended", "", "| reason | terminations | explained by a finding |", "|---|---|---|"]
             for termination in terminations {
-                lines.append("| \(termination.name) | \(termination.count) | \(termination.detail ?? "0") |")
+                lines.append("| \(PrintableText.escaped(termination.name)) | \(termination.count) | \(termination.detail ?? "0") |")
             }
         }
         for (title, counts) in [("Devices", topDevices), ("App versions", topVersions), ("OS releases", topOSReleases)] where !counts.isEmpty {
             lines += ["", "## \(title) with the most findings", ""]
-            lines.append(contentsOf: counts.map { "- `\($0.name)`: \($0.count)" })
+            lines.append(contentsOf: counts.map { "- `\(PrintableText.escaped($0.name))`: \($0.count)" })
         }
         return lines.joined(separator: "\n") + "\n"
     }

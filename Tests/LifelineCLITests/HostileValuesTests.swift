@@ -35,4 +35,33 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("did-enter-background-overrun"))
     }
+
+    /// Names from uploads — a file's, a device's, a reason of termination — reach the terminal
+    /// escaped in `ingest`'s summary and `report`'s markdown: a file named with an escape sequence
+    /// recoloured the terminal, and a device id with a newline split its line.
+    @Test func namesFromUploadsAreEscapedInSummariesAndReports() throws {
+        let directory = try CLI.temporaryDirectory()
+        let logs = directory.appendingPathComponent("logs")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        let hostile = "dev\u{1B}[31m\nred"
+        let escapedDevice = #"dev\u{1B}[31m\u{A}red"#
+        let log = [
+            #"{"ts":"2026-11-21T08:00:00Z","device":"DEVICE","launch":"L","seq":0,"event":"launch","reason":"system","cause":"bgtask"}"#,
+            #"{"ts":"2026-11-21T08:00:01Z","device":"DEVICE","launch":"L","seq":1,"event":"didEnterBackground","phase":"begin"}"#,
+            #"{"ts":"2026-11-21T08:01:00Z","device":"DEVICE","launch":"L","seq":2,"event":"terminate","reason":"REASON"}"#,
+            "not json",
+        ].joined(separator: "\n").replacingOccurrences(of: "DEVICE", with: #"dev\u001b[31m\nred"#)
+            .replacingOccurrences(of: "REASON", with: #"oom\u001b[0m"#) + "\n"
+        try log.write(to: logs.appendingPathComponent("esc\u{1B}[31mred.jsonl"), atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("h.db").path
+        let ingested = try CLI.run(["ingest", "--db", database, logs.path])
+        #expect(ingested.status == 1)
+        #expect(!ingested.stdout.contains("\u{1B}") && ingested.stdout.contains(#"esc\u{1B}[31mred.jsonl: 1 rejected line"#), "\(ingested.stdout)")
+        #expect(try CLI.run(["check", "--quiet", "--db", database]).status != 2)
+        let report = try CLI.run(["report", "--db", database, "--format", "markdown"])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(!report.stdout.contains("\u{1B}") && !report.stdout.contains(hostile), "\(report.stdout)")
+        #expect(report.stdout.contains("- `\(escapedDevice)`: "), "\(report.stdout)")
+        #expect(report.stdout.contains(#"| oom\u{1B}[0m | 1 | 1 |"#), "\(report.stdout)")
+    }
 }

@@ -54,7 +54,13 @@ extension IngestSummary {
         return lines.joined(separator: "\n")
     }
 
+    /// One file's line; its path (and a message naming another) escaped, as a name from an
+    /// upload may hold a newline or a terminal's escape sequence.
     private static func describe(_ file: FileReport) -> String {
+        PrintableText.escaped(Self.line(file))
+    }
+
+    private static func line(_ file: FileReport) -> String {
         if file.outcome == .ignored { return "\(file.path): ignored: \(file.message ?? "not a regular file")" }
         if file.outcome == .elsewhere { return "\(file.path): left to another ingest: \(file.message ?? "it is being read")" }
         var parts: [String] = []
