@@ -1,24 +1,27 @@
 extension FleetSummary {
-    /// JUnit XML for CI dashboards: one test case per rule of the catalogue, each finding of it a
-    /// failure (the first `cap`, then one that counts the rest), so a rule with no finding passes.
-    public func junit(ruleIDs: [String], cap: Int = 20) -> String {
+    /// JUnit XML for CI dashboards: one test case per rule of the catalogue (`rules`: each id and
+    /// category), named `lifeline.<category>` / `<id>` whether it passes or fails, so that a
+    /// dashboard keeps one history per rule; each of the rule's examples a failure, then one that
+    /// counts the rest. A rule with no finding passes.
+    public func junit(rules catalogue: [(id: String, category: String)]) -> String {
         let byRule = Dictionary(uniqueKeysWithValues: rules.map { ($0.rule, $0) })
-        let failing = ruleIDs.filter { byRule[$0] != nil }.count
+        let failing = catalogue.filter { byRule[$0.id] != nil }.count
         var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#,
-                     "<testsuites name=\"lifeline\" tests=\"\(ruleIDs.count)\" failures=\"\(failing)\">",
-                     "  <testsuite name=\"lifeline\" tests=\"\(ruleIDs.count)\" failures=\"\(failing)\">"]
-        for id in ruleIDs {
+                     "<testsuites name=\"lifeline\" tests=\"\(catalogue.count)\" failures=\"\(failing)\">",
+                     "  <testsuite name=\"lifeline\" tests=\"\(catalogue.count)\" failures=\"\(failing)\">"]
+        for (id, category) in catalogue {
+            let testCase = "    <testcase classname=\(Self.attribute("lifeline." + category)) name=\(Self.attribute(id))"
             guard let rule = byRule[id] else {
-                lines.append("    <testcase classname=\"lifeline\" name=\(Self.attribute(id))/>")
+                lines.append(testCase + "/>")
                 continue
             }
-            lines.append("    <testcase classname=\"lifeline.\(rule.category)\" name=\(Self.attribute(id))>")
-            for sample in rule.samples.prefix(cap) {
+            lines.append(testCase + ">")
+            for sample in rule.samples {
                 lines.append("      <failure type=\(Self.attribute(rule.severity)) message=\(Self.attribute(sample.message))>"
                     + Self.text("\(sample.ts) device \(sample.device) launch \(sample.launch)") + "</failure>")
             }
-            if rule.findings > min(cap, rule.samples.count) {
-                let rest = rule.findings - min(cap, rule.samples.count)
+            if rule.findings > rule.samples.count {
+                let rest = rule.findings - rule.samples.count
                 lines.append("      <failure type=\(Self.attribute(rule.severity)) message=\(Self.attribute("… and \(rest.counted("more finding"))"))/>")
             }
             lines.append("    </testcase>")

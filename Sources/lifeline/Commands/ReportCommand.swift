@@ -81,7 +81,7 @@ struct ReportCommand: ParsableCommand {
             switch format {
             case .html: text = summary.html()
             case .markdown: text = summary.markdown()
-            case .junit: text = summary.junit(ruleIDs: RuleCatalog.rules.map(\.id))
+            case .junit: text = summary.junit(rules: RuleCatalog.rules.map { ($0.id, $0.category.rawValue) })
             case .json: text = try summary.json()
             }
             try OutputDestination.write(text, to: output)
