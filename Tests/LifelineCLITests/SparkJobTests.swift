@@ -101,6 +101,21 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.hasPrefix("error: stdin:1: not a finding"), "\(bad.stderr)")
     }
 
+    /// A list of paths with Windows line endings, blank lines among them, gives the same records
+    /// as the paths named on the command line (it was read as one path holding every line).
+    @Test func aListOfPathsWithCRLFEndingsIsReadLineByLine() throws {
+        let directory = try CLI.temporaryDirectory()
+        let names = ["a.jsonl", "b.jsonl"]
+        for (name, source) in zip(names, ["traces/dev-0006-2026-11-21.jsonl", "traces/dev-0005-2026-11-21.jsonl.gz"]) {
+            try FileManager.default.copyItem(at: CLI.root.appendingPathComponent(source), to: directory.appendingPathComponent(name))
+        }
+        try "a.jsonl\r\n\r\nb.jsonl\r\n".write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
+        let listed = try CLI.run(["key-by-device", "--paths-from", "list.txt"], in: directory)
+        let named = try CLI.run(["key-by-device"] + names, in: directory)
+        #expect(listed.status == 0 && named.status == 0, "\(listed.stderr)")
+        #expect(!listed.stdout.isEmpty && listed.stdout == named.stdout)
+    }
+
     /// A path that holds no run (an empty directory, an empty file) is refused with exit 3 and
     /// leaves the findings; no finding is loaded as a run only beside a `summary.json` of events.
     @Test func importingNothingKeepsTheFindings() throws {

@@ -94,8 +94,11 @@ struct KeyByDeviceCommand: ParsableCommand {
             }
             data = read
         }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
-            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        // Split as bytes: in a String, "\r\n" is one character, which "\n" does not match.
+        return data.split(separator: 0x0A, omittingEmptySubsequences: true)
+            .map { $0.last == 0x0D ? $0.dropLast() : $0 }
+            .filter { !$0.isEmpty }
+            .map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Writes bytes to standard output whole, or throws with the OS's reason.
