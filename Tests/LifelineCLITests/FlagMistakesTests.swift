@@ -52,6 +52,18 @@ import Testing
         Mistake.expectOneLine(result, status: 2, containing: "\(config): unknown key 'severites' (known: budgets, severities)")
     }
 
+    /// A file that does not parse says why (a number out of range was "not a JSON object").
+    @Test func aConfigurationFileThatIsNotJSONSaysWhy() throws {
+        let database = try Mistake.checkedDatabase()
+        let config = URL(fileURLWithPath: database).deletingLastPathComponent().appendingPathComponent("c.json").path
+        try #"{"budgets":{"processing-task":1e999}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        Mistake.expectOneLine(
+            try CLI.run(["check", "--db", database, "--config", config]), status: 2,
+            containing: "\(config) is not valid JSON: Number 1e999 is not representable")
+        try "[1]".write(toFile: config, atomically: true, encoding: .utf8)
+        Mistake.expectOneLine(try CLI.run(["check", "--db", database, "--config", config]), status: 2, containing: "\(config) is not a JSON object")
+    }
+
     @Test func aConfigurationDirectoryIsNotReadAsAFile() throws {
         let database = try Mistake.checkedDatabase()
         let directory = URL(fileURLWithPath: database).deletingLastPathComponent().path

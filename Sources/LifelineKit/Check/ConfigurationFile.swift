@@ -46,7 +46,15 @@ public struct ConfigurationFile: Codable, Sendable {
     }
 
     private static func decode(_ data: Data, path: String) throws -> ConfigurationFile {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            let reason = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String)
+                .map { ": " + ($0.hasSuffix(".") ? String($0.dropLast()) : $0) } ?? ""
+            throw ConfigurationError("\(path) is not valid JSON\(reason); see the README for the configuration file's form")
+        }
+        guard let object = parsed as? [String: Any] else {
             throw ConfigurationError("\(path) is not a JSON object: see the README for the configuration file's form")
         }
         let known = CodingKeys.allCases.map(\.rawValue)
