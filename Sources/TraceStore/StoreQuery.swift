@@ -51,14 +51,16 @@ extension Store {
         try read { db in
             let connection = db.sqliteConnection
             var statement: OpaquePointer?
-            var tail: UnsafePointer<CChar>?
-            let prepared = sql.withCString { sqlite3_prepare_v2(connection, $0, -1, &statement, &tail) }
+            // The text after the statement is looked at while the C string is alive.
+            let (prepared, more) = sql.withCString { text -> (Int32, Bool) in
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v2(connection, text, -1, &statement, &tail)
+                return (code, code == SQLITE_OK && Self.holdsAStatement(tail, connection))
+            }
             defer { sqlite3_finalize(statement) }
             guard prepared == SQLITE_OK else { throw QueryError.sqlite(String(cString: sqlite3_errmsg(connection))) }
             guard let statement else { throw QueryError.empty }
-            if let tail, !String(cString: tail).allSatisfy({ $0.isWhitespace || $0 == ";" }) {
-                throw QueryError.severalStatements
-            }
+            if more { throw QueryError.severalStatements }
             guard sqlite3_stmt_readonly(statement) != 0 else { throw QueryError.writes }
             let notTaken = filters.subtracting(Self.parameterNames(statement)).sorted()
             if !notTaken.isEmpty { throw QueryError.notTaken(notTaken) }
@@ -86,6 +88,15 @@ extension Store {
     /// A parameter's name without its sigil; nil for an unnamed `?`.
     private static func name(of index: Int32, in statement: OpaquePointer) -> String? {
         sqlite3_bind_parameter_name(statement, index).map { String(String(cString: $0).dropFirst()) }
+    }
+
+    /// Whether `text` holds anything but spaces, semicolons and comments (a file's closing
+    /// `-- end` is not a second statement): SQLite prepares such text as no statement.
+    private static func holdsAStatement(_ text: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> Bool {
+        guard let text else { return false }
+        var next: OpaquePointer?
+        defer { sqlite3_finalize(next) }
+        return sqlite3_prepare_v2(connection, text, -1, &next, nil) != SQLITE_OK || next != nil
     }
 
     private static func bind(_ parameters: [String: String], optional: Set<String>, to statement: OpaquePointer) throws {

@@ -75,6 +75,17 @@ import Testing
         #expect(report.status == 0, "\(report.stderr)")
     }
 
+    /// Comments and semicolons after the statement are not a second statement (a file's closing
+    /// `-- end` was refused); a second statement still is.
+    @Test func aCommentAfterTheStatementIsNotAnother() throws {
+        let directory = try CLI.temporaryDirectory()
+        let file = directory.appendingPathComponent("q.sql")
+        try "SELECT 1 AS one;\n-- end\n/* note */ ;\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = try Self.query([file.path, "--format", "csv"])
+        #expect(result.status == 0 && result.stdout == "one\n1\n", "\(result.stderr)")
+        Mistake.expectOneLine(try Self.query(["SELECT 1; -- one\nSELECT 2"]), status: 2, containing: "the query holds more than one statement")
+    }
+
     @Test func aTableAlignsNumbersAndMarksCutCells() throws {
         let result = try Self.query(["SELECT 'abcdefghijklmnop' AS long, 7 AS n UNION ALL SELECT 'x', 1234", "--width", "8"])
         #expect(result.stdout == "long         n\n--------  ----\nabcdefg…     7\nx         1234\n(2 rows)\n")

@@ -83,6 +83,15 @@ import Testing
 
     /// Each `sqlite3 … < queries/…` command, run by the shell as printed (with a real device for
     /// DEVICE-ID) in a directory holding lifeline.db, answers a header and at least one row.
+    /// The list of subcommands under "Commands" is `lifeline --help`'s, word for word (it had
+    /// drifted: `report`'s line left out HTML).
+    @Test func theCommandListIsTheHelpsList() throws {
+        let help = try CLI.run(["--help"])
+        let listed = help.stdout.components(separatedBy: "\n").drop { !$0.hasPrefix("SUBCOMMANDS:") }.prefix { !$0.isEmpty }
+        #expect(listed.count > 5)
+        #expect(Self.readme.contains(listed.joined(separator: "\n") + "\n"), "README's list differs from:\n\(listed.joined(separator: "\n"))")
+    }
+
     @Test func theQueryCommandsPrintRows() throws {
         let commands = Self.shellLines.filter { $0.hasPrefix("sqlite3 ") && $0.contains("< queries/") }
         #expect(commands.count >= 2)

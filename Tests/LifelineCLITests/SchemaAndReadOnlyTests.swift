@@ -76,6 +76,11 @@ import Testing
                 containing: "\(text) is not a database (it does not begin as a SQLite file does)")
         }
         Mistake.expectOneLine(try CLI.run(["check", "--db", empty]), status: 2, containing: "\(empty) holds no Lifeline data")
+        for command in [["ingest", Mistake.plainTrace], ["check"], ["query", "SELECT 1"]] {
+            Mistake.expectOneLine(
+                try CLI.run(command + ["--db", ":memory:"], in: directory), status: 2,
+                containing: "--db :memory: would keep nothing once the command ends: give a database file")
+        }
         #expect(try Mistake.content(foreign) == foreignBefore && Mistake.content(text) == textBefore)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["app.sqlite", "empty.db", "notes.db"])
         #expect(try CLI.run(["ingest", "--db", empty, Mistake.plainTrace]).status == 0, "an empty file may become a store")

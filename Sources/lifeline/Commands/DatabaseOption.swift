@@ -29,6 +29,10 @@ struct DatabaseOption: ParsableArguments {
     /// named before SQLite meets them (its own words would be "unable to open database file" or
     /// the statement it failed on).
     func open(_ access: Store.Access) throws -> Store {
+        // SQLite's name for a database in memory, gone with the process (and never in WAL mode).
+        if path == ":memory:" {
+            throw CommandFailure.unreadable("--db :memory: would keep nothing once the command ends: give a database file, such as \(Store.defaultPath)")
+        }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CommandFailure.unreadable(

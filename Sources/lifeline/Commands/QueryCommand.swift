@@ -182,7 +182,7 @@ struct QueryCommand: ParsableCommand {
 
     private func canned() throws -> CannedQueries {
         guard let found = CannedQueries.locate(explicit: queries) else {
-            throw CommandFailure.unreadable("no queries/ folder found here or beside lifeline; pass --queries DIR")
+            throw CommandFailure.unreadable("no queries/ folder found here or beside lifeline; pass --queries DIR or set LIFELINE_QUERIES=DIR")
         }
         return found
     }
