@@ -32,6 +32,9 @@ import Testing
         (["check", "--stdin", "--devices-in-memory", "0"], "--devices-in-memory must be at least 1, not 0"),
         (["check", "--stdin", "--devices-in-memory=-3"], "--devices-in-memory must be at least 1, not -3"),
         (["rules", "no-such-rule"], "unknown rule 'no-such-rule'"),
+        (["rules", "nse-overrun", "--budgets"], "--budgets lists every budget: drop the rule id nse-overrun, or --budgets"),
+        (["rules", "--sections"], "--sections needs --format markdown"),
+        (["rules", "--budgets", "--sections", "--format", "markdown"], "--sections is for the list of rules: drop it with --budgets"),
         // Numbers that trapped (an arithmetic overflow, an allocation too large to make).
         (["generate", "--output", "g", "--events-per-day", "100000000000000000"], "--events-per-day must be at most 100000"),
         (["generate", "--output", "g", "--devices", "9223372036854775807"], "--devices must be at most 1000000"),

@@ -21,6 +21,17 @@ struct RulesCommand: ParsableCommand {
     @Flag(help: "List the budgets and their default values instead.")
     var budgets = false
 
+    /// Flags that would be ignored are mistakes: each names what it is for.
+    func validate() throws {
+        try CommandFailure.reporting {
+            if budgets, let id { throw CommandFailure.usage("--budgets lists every budget: drop the rule id \(id), or --budgets") }
+            if sections, budgets || id != nil {
+                throw CommandFailure.usage("--sections is for the list of rules: drop it with \(budgets ? "--budgets" : "a rule id")")
+            }
+            if sections, format != .markdown { throw CommandFailure.usage("--sections needs --format markdown") }
+        }
+    }
+
     func run() throws {
         try CommandFailure.reporting { try show() }
     }
