@@ -1,13 +1,19 @@
 import TraceModel
 
-/// Puts each launch's events back in `seq` order when a log holds them slightly out of order
-/// (the trace format orders events of a launch by `seq` where present).
+/// Puts each launch's events back in the trace format's order when a stream holds them out of
+/// order — by `seq` where present, else by `ts` — and drops what the store would not store twice.
 ///
 /// Each launch is expected to start at `seq` 0. Holds at most `window` events per launch: an
 /// event whose predecessor has not come after that many others is released anyway (so a log
 /// that starts in the middle of a launch costs a delay, not a loss; the gap is the log's, and
-/// the replay reports what follows from it). Events without `seq` pass straight through, in
-/// arrival order.
+/// the replay reports what follows from it). A `seq` that comes after its place has passed is
+/// kept, late, when it fills a gap released past; otherwise that `seq` of that launch was
+/// replayed already, and the event is a duplicate (a file uploaded twice): dropped and counted
+/// (``duplicates``), as the store's identity `(device, launch, seq)` drops it.
+///
+/// Events without `seq` are held until their launch is over (a new launch of the same process
+/// logs, or the device or stream ends), then come out after its `seq` events, by `ts` (the
+/// store's order, `seq` first, then `ts`, then arrival), without exact repeats.
 ///
 /// Only a launch's own events are reordered. Across launches the log's order is the truth, so
 /// when a new launch of the same process (the app, or one extension) of a device logs, what the
@@ -40,6 +46,12 @@ public struct SequenceOrderer {
         @exclusivity(unchecked) var next: Int64 = 0
         let process: ProcessKey
         @exclusivity(unchecked) var events: [Event] = []
+        /// The `seq`s released past without being seen, which a late event may still fill; at
+        /// most ``SequenceOrderer/gapsKept`` (beyond that the lowest are forgotten, and an event
+        /// that fills one of them counts as a duplicate).
+        @exclusivity(unchecked) var gaps: [ClosedRange<Int64>] = []
+        /// The launch's events without `seq`, in arrival order, until it is over.
+        @exclusivity(unchecked) var unsequenced: [Event] = []
         /// When the launch last had an event (a count of events pushed), for forgetting the
         /// launches that have gone quiet first.
         @exclusivity(unchecked) var touched = 0
@@ -65,6 +77,10 @@ public struct SequenceOrderer {
     /// its predecessors at most `window` events.
     private let launchesKept: Int
     private var pushed = 0
+    /// Events dropped as already replayed: a `seq` of a launch seen before, or an event without
+    /// `seq` equal to another of its launch.
+    public private(set) var duplicates = 0
+    static let gapsKept = 256
 
     public init(window: Int = 256, launchesKept: Int = 4096) {
         self.window = window
@@ -72,7 +88,6 @@ public struct SequenceOrderer {
     }
 
     public mutating func push(_ event: Event, emit: (Event) -> Void) {
-        guard let seq = event.seq else { return emit(event) }
         pushed += 1
         let pending: Pending
         if let last, last.key.launch == event.launch, last.key.device == event.device {
@@ -88,25 +103,37 @@ public struct SequenceOrderer {
             }
             last = (key, pending)
         }
-        Self.place(event, seq: seq, at: pushed, window: window, in: pending, emit: emit)
+        pending.touched = pushed
+        if let seq = event.seq {
+            if !Self.place(event, seq: seq, window: window, in: pending, emit: emit) { duplicates += 1 }
+        } else {
+            pending.unsequenced.append(event)
+        }
         if launches.count > launchesKept { forgetQuietLaunches(emit: emit) }
     }
 
-    private static func place(
-        _ event: Event, seq: Int64, at pushed: Int, window: Int, in pending: Pending, emit: (Event) -> Void
-    ) {
-        pending.touched = pushed
+    /// Emits or holds `event`; false when it is a duplicate, dropped.
+    private static func place(_ event: Event, seq: Int64, window: Int, in pending: Pending, emit: (Event) -> Void) -> Bool {
         if seq < pending.next {
-            emit(event)  // later than its place, and its place has passed: keep it, late
+            // Later than its place, and its place has passed: kept, late, if it was never seen.
+            guard let gap = pending.gaps.firstIndex(where: { $0.contains(seq) }) else { return false }
+            let range = pending.gaps.remove(at: gap)
+            var rest: [ClosedRange<Int64>] = []
+            if seq > range.lowerBound { rest.append(range.lowerBound ... seq - 1) }
+            if seq < range.upperBound { rest.append(seq + 1 ... range.upperBound) }
+            pending.gaps.insert(contentsOf: rest, at: gap)
+            emit(event)
         } else if seq == pending.next && pending.events.isEmpty {
             // In order, as nearly every event is: nothing to hold.
             pending.next = Self.successor(of: seq)
             emit(event)
         } else {
-            let index = pending.events.firstIndex { ($0.seq ?? 0) > seq } ?? pending.events.endIndex
+            let index = pending.events.firstIndex { ($0.seq ?? 0) >= seq } ?? pending.events.endIndex
+            if index < pending.events.endIndex, pending.events[index].seq == seq { return false }
             pending.events.insert(event, at: index)
             release(pending, window: window, emit: emit)
         }
+        return true
     }
 
     /// Saturating: `seq` comes from input, and Int64.max is a legal one.
@@ -120,17 +147,41 @@ public struct SequenceOrderer {
     private mutating func releaseEarlierLaunch(of process: ProcessKey, before key: Key, emit: (Event) -> Void) {
         let earlier = latestLaunch.updateValue(key.launch, forKey: process)
         guard let earlier, earlier != key.launch else { return }
-        guard let pending = launches[Key(device: key.device, launch: earlier)], !pending.events.isEmpty else { return }
-        let held = pending.events
-        pending.events.removeAll()
-        if let last = held.last?.seq { pending.next = Self.successor(of: last) }
-        for event in held { emit(event) }
+        guard let pending = launches[Key(device: key.device, launch: earlier)] else { return }
+        releaseAll(pending, emit: emit)
+    }
+
+    /// Releases everything `pending` holds, its launch being over: its `seq` events in order
+    /// (the `seq`s skipped kept as gaps), then those without `seq` by time, repeats dropped.
+    private mutating func releaseAll(_ pending: Pending, emit: (Event) -> Void) {
+        while let first = pending.events.first {
+            pending.events.removeFirst()
+            Self.advance(pending, to: first.seq ?? pending.next)
+            emit(first)
+        }
+        guard !pending.unsequenced.isEmpty else { return }
+        // Stable: events of one time keep their arrival order, as rows keep their ids.
+        let held = pending.unsequenced.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }
+        pending.unsequenced.removeAll()
+        var seen = Set<Event>()
+        for (_, event) in held {
+            if seen.insert(event).inserted { emit(event) } else { duplicates += 1 }
+        }
+    }
+
+    /// Moves the launch's next expected `seq` past `seq`, keeping any `seq`s skipped as a gap.
+    private static func advance(_ pending: Pending, to seq: Int64) {
+        if seq > pending.next {
+            pending.gaps.append(pending.next ... seq - 1)
+            if pending.gaps.count > gapsKept { pending.gaps.removeFirst() }
+        }
+        pending.next = successor(of: max(seq, pending.next))
     }
 
     private mutating func forgetQuietLaunches(emit: (Event) -> Void) {
         let quietest = launches.sorted { $0.value.touched < $1.value.touched }.prefix(launches.count - launchesKept / 2)
         for (key, pending) in quietest {
-            pending.events.forEach(emit)
+            releaseAll(pending, emit: emit)
             launches[key] = nil
             if latestLaunch[pending.process] == key.launch { latestLaunch[pending.process] = nil }
         }
@@ -140,7 +191,7 @@ public struct SequenceOrderer {
     /// Releases everything still held, in order: the input is over.
     public mutating func flush(emit: (Event) -> Void) {
         for key in launches.keys.sorted(by: { ($0.device, $0.launch) < ($1.device, $1.launch) }) {
-            launches[key]?.events.forEach(emit)
+            if let pending = launches[key] { releaseAll(pending, emit: emit) }
         }
         launches.removeAll()
         latestLaunch.removeAll()
@@ -152,7 +203,7 @@ public struct SequenceOrderer {
               first.seq == pending.next || pending.events.count > window
         {
             pending.events.removeFirst()
-            pending.next = successor(of: first.seq ?? pending.next)
+            advance(pending, to: first.seq ?? pending.next)
             emit(first)
         }
     }

@@ -55,7 +55,8 @@ import Testing
         Mistake.expectOneLine(result, status: 2, containing: "\(config): unknown key 'severites' (known: budgets, severities)")
     }
 
-    /// A file that does not parse says why (a number out of range was "not a JSON object").
+    /// A file that does not parse says why (a number out of range was "not a JSON object"), and a
+    /// key given twice is named rather than one of its values dropped.
     @Test func aConfigurationFileThatIsNotJSONSaysWhy() throws {
         let database = try Mistake.checkedDatabase()
         let config = URL(fileURLWithPath: database).deletingLastPathComponent().appendingPathComponent("c.json").path
@@ -63,6 +64,13 @@ import Testing
         Mistake.expectOneLine(
             try CLI.run(["check", "--db", database, "--config", config]), status: 2,
             containing: "\(config) is not valid JSON: Number 1e999 is not representable")
+        // Foundation's parser keeps one of two values of a key without a word.
+        try #"{"budgets":{"processing-task":900},"budgets":{"refresh-task":1}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        Mistake.expectOneLine(
+            try CLI.run(["check", "--db", database, "--config", config]), status: 2, containing: "\(config): 'budgets' is given twice: give each key once")
+        try #"{"budgets":{"processing-task":900,"processing-task":1}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        Mistake.expectOneLine(
+            try CLI.run(["check", "--db", database, "--config", config]), status: 2, containing: "'processing-task' is given twice in budgets")
         try "[1]".write(toFile: config, atomically: true, encoding: .utf8)
         Mistake.expectOneLine(try CLI.run(["check", "--db", database, "--config", config]), status: 2, containing: "\(config) is not a JSON object")
     }

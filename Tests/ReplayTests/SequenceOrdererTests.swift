@@ -70,13 +70,37 @@ import TraceModel
         #expect(out == ["D2B0", "D1A0", "D1A1"])
     }
 
-    @Test func eventsWithoutSeqPassStraightThrough() {
-        #expect(order([event(0, "x"), event(1, "y", seq: 0), event(2, "z")]) == [nil, 0, nil])
+    /// Events without `seq` wait for their launch to end, then come after its `seq` events, by
+    /// time, exact repeats dropped: the store's order (`seq`, then `ts`) and its identity. They
+    /// came through in the stream's order, and a launch's were replayed as the file had them.
+    @Test func eventsWithoutSeqComeByTimeWhenTheirLaunchEnds() {
+        var orderer = SequenceOrderer()
+        var out: [String] = []
+        let events = [
+            event(5, "late"), event(1, "y", seq: 0), event(2, "early"), event(5, "late"), event(0, "b", launch: "B"),
+        ]
+        for e in events { orderer.push(e) { out.append("\($0.launch)\($0.name)") } }
+        #expect(out == ["L1y", "L1early", "L1late"], "launch B's first line ends L1")
+        orderer.flush { out.append("\($0.launch)\($0.name)") }
+        #expect(out == ["L1y", "L1early", "L1late", "Bb"])
+        #expect(orderer.duplicates == 1)
     }
 
-    @Test func aLateEventIsKeptNotDropped() {
-        let events = [0, 1, 2].map { event(Double($0), "s", seq: Int64($0)) } + [event(3, "late", seq: 1)]
-        #expect(order(events) == [0, 1, 2, 1])
+    /// A `seq` whose place has passed is a duplicate when it was replayed (dropped and counted,
+    /// as the store's identity drops it), and kept, late, when it fills a gap released past.
+    @Test func aSeqSeenBeforeIsADuplicateAndALateOneFillsItsGap() {
+        let events = [0, 1, 2].map { event(Double($0), "s", seq: Int64($0)) } + [event(3, "again", seq: 1)]
+        var orderer = SequenceOrderer()
+        var out: [Int64?] = []
+        for e in events { orderer.push(e) { out.append($0.seq) } }
+        #expect(out == [0, 1, 2] && orderer.duplicates == 1)
+
+        var gapped = SequenceOrderer(window: 2)
+        var seqs: [Int64?] = []
+        for seq: Int64 in [0, 3, 4, 5, 2, 1, 4, 2] { gapped.push(event(Double(seq), "s", seq: seq)) { seqs.append($0.seq) } }
+        gapped.flush { seqs.append($0.seq) }
+        #expect(seqs == [0, 3, 4, 5, 2, 1], "1 and 2 fill the gap late; the second 4 and 2 are repeats")
+        #expect(gapped.duplicates == 2)
     }
 }
 

@@ -57,6 +57,10 @@ public struct ConfigurationFile: Codable, Sendable {
         guard let object = parsed as? [String: Any] else {
             throw ConfigurationError("\(path) is not a JSON object: see the README for the configuration file's form")
         }
+        if let repeated = RepeatedJSONKey.first(in: Array(data)) {
+            let place = repeated.object.isEmpty ? "" : " in \(repeated.object)"
+            throw ConfigurationError("\(path): '\(repeated.key)' is given twice\(place): give each key once")
+        }
         let known = CodingKeys.allCases.map(\.rawValue)
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw ConfigurationError("\(path): unknown key '\(unknown)' (known: \(known.joined(separator: ", ")))")

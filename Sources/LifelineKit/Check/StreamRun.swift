@@ -116,6 +116,9 @@ final class StreamRun {
         if spill.count > 0 { try replaySpilled(cut: reader.cut != nil ? lastSpilled : nil) }
         replayer.finishAll(emit: report)
         if let emitError { throw emitError }
+        // Lines the orderer dropped as already replayed (a file uploaded twice, overlapping
+        // uploads): decoded, not replayed.
+        totals.duplicates += orderer.duplicates
         if groups == nil { totals.devices += devices.count }
         totals.appLaunches = launchApps?.selected ?? 0
         return totals

@@ -8,7 +8,8 @@ import TraceModel
 /// reported on its own line before, and this line counts them).
 public enum StreamSummary {
     public static func line(_ totals: Analyzer.StreamTotals) -> String {
-        "replayed \(totals.events.counted("event")) of \(totals.devices.counted("device")): "
+        "replayed \(totals.events.counted("event")) of \(totals.devices.counted("device"))"
+            + (totals.duplicates > 0 ? " (\(totals.duplicates.counted("duplicate")) dropped)" : "") + ": "
             + "\(totals.findings.counted("finding")), \(totals.rejects.counted("rejected line")), "
             + lost(totals.lostLines, in: totals.damage)
     }
