@@ -163,9 +163,17 @@ public struct SequenceOrderer {
         // Stable: events of one time keep their arrival order, as rows keep their ids.
         let held = pending.unsequenced.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }
         pending.unsequenced.removeAll()
-        var seen = Set<Event>()
+        // An exact repeat has the same time: each event is compared only with those of its time
+        // already emitted, rather than every event hashed.
+        var sameTime: [Event] = []
         for (_, event) in held {
-            if seen.insert(event).inserted { emit(event) } else { duplicates += 1 }
+            if let first = sameTime.first, first.ts != event.ts { sameTime.removeAll(keepingCapacity: true) }
+            if sameTime.contains(event) {
+                duplicates += 1
+            } else {
+                sameTime.append(event)
+                emit(event)
+            }
         }
     }
 
