@@ -1,7 +1,7 @@
 import TraceModel
 
-/// Puts each launch's events back in the trace format's order when a stream holds them out of
-/// order — by `seq` where present, else by `ts` — and drops what the store would not store twice.
+/// Puts each launch's events back in `seq` order when a stream holds them out of order (the trace
+/// format orders events of a launch by `seq` where present), and drops a `seq` replayed already.
 ///
 /// Each launch is expected to start at `seq` 0. Holds at most `window` events per launch: an
 /// event whose predecessor has not come after that many others is released anyway (so a log
@@ -11,9 +11,9 @@ import TraceModel
 /// replayed already, and the event is a duplicate (a file uploaded twice): dropped and counted
 /// (``duplicates``), as the store's identity `(device, launch, seq)` drops it.
 ///
-/// Events without `seq` are held until their launch is over (a new launch of the same process
-/// logs, or the device or stream ends), then come out after its `seq` events, by `ts` (the
-/// store's order, `seq` first, then `ts`, then arrival), without exact repeats.
+/// Events without `seq` pass straight through, in arrival order: holding a launch's until it
+/// ended, to sort them by `ts`, delayed them past other processes' events of the device and moved
+/// more findings away from the store's than it brought to them.
 ///
 /// Only a launch's own events are reordered. Across launches the log's order is the truth, so
 /// when a new launch of the same process (the app, or one extension) of a device logs, what the
@@ -50,8 +50,6 @@ public struct SequenceOrderer {
         /// most ``SequenceOrderer/gapsKept`` (beyond that the lowest are forgotten, and an event
         /// that fills one of them counts as a duplicate).
         @exclusivity(unchecked) var gaps: [ClosedRange<Int64>] = []
-        /// The launch's events without `seq`, in arrival order, until it is over.
-        @exclusivity(unchecked) var unsequenced: [Event] = []
         /// When the launch last had an event (a count of events pushed), for forgetting the
         /// launches that have gone quiet first.
         @exclusivity(unchecked) var touched = 0
@@ -77,8 +75,7 @@ public struct SequenceOrderer {
     /// its predecessors at most `window` events.
     private let launchesKept: Int
     private var pushed = 0
-    /// Events dropped as already replayed: a `seq` of a launch seen before, or an event without
-    /// `seq` equal to another of its launch.
+    /// Events dropped as already replayed: a `seq` of a launch seen before.
     public private(set) var duplicates = 0
     static let gapsKept = 256
 
@@ -88,6 +85,7 @@ public struct SequenceOrderer {
     }
 
     public mutating func push(_ event: Event, emit: (Event) -> Void) {
+        guard let seq = event.seq else { return emit(event) }
         pushed += 1
         let pending: Pending
         if let last, last.key.launch == event.launch, last.key.device == event.device {
@@ -104,11 +102,7 @@ public struct SequenceOrderer {
             last = (key, pending)
         }
         pending.touched = pushed
-        if let seq = event.seq {
-            if !Self.place(event, seq: seq, window: window, in: pending, emit: emit) { duplicates += 1 }
-        } else {
-            pending.unsequenced.append(event)
-        }
+        if !Self.place(event, seq: seq, window: window, in: pending, emit: emit) { duplicates += 1 }
         if launches.count > launchesKept { forgetQuietLaunches(emit: emit) }
     }
 
@@ -148,32 +142,16 @@ public struct SequenceOrderer {
         let earlier = latestLaunch.updateValue(key.launch, forKey: process)
         guard let earlier, earlier != key.launch else { return }
         guard let pending = launches[Key(device: key.device, launch: earlier)] else { return }
-        releaseAll(pending, emit: emit)
+        Self.releaseAll(pending, emit: emit)
     }
 
-    /// Releases everything `pending` holds, its launch being over: its `seq` events in order
-    /// (the `seq`s skipped kept as gaps), then those without `seq` by time, repeats dropped.
-    private mutating func releaseAll(_ pending: Pending, emit: (Event) -> Void) {
+    /// Releases everything `pending` holds, its launch being over, in order (the `seq`s skipped
+    /// kept as gaps).
+    private static func releaseAll(_ pending: Pending, emit: (Event) -> Void) {
         while let first = pending.events.first {
             pending.events.removeFirst()
-            Self.advance(pending, to: first.seq ?? pending.next)
+            advance(pending, to: first.seq ?? pending.next)
             emit(first)
-        }
-        guard !pending.unsequenced.isEmpty else { return }
-        // Stable: events of one time keep their arrival order, as rows keep their ids.
-        let held = pending.unsequenced.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }
-        pending.unsequenced.removeAll()
-        // An exact repeat has the same time: each event is compared only with those of its time
-        // already emitted, rather than every event hashed.
-        var sameTime: [Event] = []
-        for (_, event) in held {
-            if let first = sameTime.first, first.ts != event.ts { sameTime.removeAll(keepingCapacity: true) }
-            if sameTime.contains(event) {
-                duplicates += 1
-            } else {
-                sameTime.append(event)
-                emit(event)
-            }
         }
     }
 
@@ -189,7 +167,7 @@ public struct SequenceOrderer {
     private mutating func forgetQuietLaunches(emit: (Event) -> Void) {
         let quietest = launches.sorted { $0.value.touched < $1.value.touched }.prefix(launches.count - launchesKept / 2)
         for (key, pending) in quietest {
-            releaseAll(pending, emit: emit)
+            Self.releaseAll(pending, emit: emit)
             launches[key] = nil
             if latestLaunch[pending.process] == key.launch { latestLaunch[pending.process] = nil }
         }
@@ -199,7 +177,7 @@ public struct SequenceOrderer {
     /// Releases everything still held, in order: the input is over.
     public mutating func flush(emit: (Event) -> Void) {
         for key in launches.keys.sorted(by: { ($0.device, $0.launch) < ($1.device, $1.launch) }) {
-            if let pending = launches[key] { releaseAll(pending, emit: emit) }
+            if let pending = launches[key] { Self.releaseAll(pending, emit: emit) }
         }
         launches.removeAll()
         latestLaunch.removeAll()

@@ -70,20 +70,9 @@ import TraceModel
         #expect(out == ["D2B0", "D1A0", "D1A1"])
     }
 
-    /// Events without `seq` wait for their launch to end, then come after its `seq` events, by
-    /// time, exact repeats dropped: the store's order (`seq`, then `ts`) and its identity. They
-    /// came through in the stream's order, and a launch's were replayed as the file had them.
-    @Test func eventsWithoutSeqComeByTimeWhenTheirLaunchEnds() {
-        var orderer = SequenceOrderer()
-        var out: [String] = []
-        let events = [
-            event(5, "late"), event(1, "y", seq: 0), event(2, "early"), event(5, "late"), event(0, "b", launch: "B"),
-        ]
-        for e in events { orderer.push(e) { out.append("\($0.launch)\($0.name)") } }
-        #expect(out == ["L1y", "L1early", "L1late"], "launch B's first line ends L1")
-        orderer.flush { out.append("\($0.launch)\($0.name)") }
-        #expect(out == ["L1y", "L1early", "L1late", "Bb"])
-        #expect(orderer.duplicates == 1)
+    /// Events without `seq` pass straight through, in arrival order (see the type's note).
+    @Test func eventsWithoutSeqPassStraightThrough() {
+        #expect(order([event(0, "x"), event(1, "y", seq: 0), event(2, "z")]) == [nil, 0, nil])
     }
 
     /// A `seq` whose place has passed is a duplicate when it was replayed (dropped and counted,
