@@ -56,6 +56,16 @@ enum SchemaCheck {
         return head != Data("SQLite format 3\u{0}".utf8)
     }
 
+    /// Whether `path`, links followed, is neither a regular file nor a directory: a named pipe
+    /// would block the first read until something wrote to it, and a device or socket is no
+    /// database either.
+    static func isSpecialFile(path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        let kind = status.st_mode & S_IFMT
+        return kind != S_IFREG && kind != S_IFDIR
+    }
+
     /// Runs `body` with a read-only connection to `path` (immutable unless a -wal file exists).
     private static func reading<T>(_ path: String, _ body: (OpaquePointer) throws -> T) throws -> T {
         let immutable = !FileManager.default.fileExists(atPath: path + "-wal")

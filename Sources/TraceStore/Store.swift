@@ -138,6 +138,7 @@ public final class Store: Sendable {
             }
             return
         }
+        if SchemaCheck.isSpecialFile(path: path) { throw StoreOpeningError.notAFile(path: path) }
         guard let applied = try? SchemaCheck.appliedMigrations(path: path) else {
             if SchemaCheck.isOtherFile(path: path) { throw StoreOpeningError.notADatabase(path: path) }
             return

@@ -8,6 +8,9 @@ public enum StoreOpeningError: Error, Equatable, CustomStringConvertible {
     case notLifeline(path: String)
     /// The file is not a SQLite database at all.
     case notADatabase(path: String)
+    /// The name is a pipe, device or socket: opening it would wait for a writer or read a stream,
+    /// never a database.
+    case notAFile(path: String)
     /// The file is a SQLite database of other data (these tables, and no Lifeline schema).
     case foreign(path: String, tables: [String])
     /// A newer Lifeline applied migrations this build does not know; using the file could
@@ -29,6 +32,8 @@ public enum StoreOpeningError: Error, Equatable, CustomStringConvertible {
             "\(path) holds no Lifeline data: run `lifeline ingest --db \(path) PATH…` first, or pass --db with a Lifeline database"
         case .notADatabase(let path):
             "\(path) is not a database (it does not begin as a SQLite file does): pass --db a Lifeline database or a new file"
+        case .notAFile(let path):
+            "\(path) is not a regular file (a pipe, device or socket): pass --db a Lifeline database or a new file"
         case .foreign(let path, let tables):
             "\(path) holds other data (\(tables.count == 1 ? "table" : "tables") \(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : "")), "
                 + "not Lifeline's: pass --db a Lifeline database or a new file"

@@ -75,6 +75,19 @@ enum CLI {
         func kill() {
             Foundation.kill(process.processIdentifier, SIGKILL)
         }
+
+        /// The result if the process ends within `seconds`; otherwise it is killed and nil is
+        /// returned, so that a test of a hang fails instead of hanging.
+        func finish(within seconds: TimeInterval) -> Result? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            guard !process.isRunning else {
+                kill()
+                _ = finish()
+                return nil
+            }
+            return finish()
+        }
     }
 
     static func start(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> Running {

@@ -86,6 +86,24 @@ import Testing
         #expect(try CLI.run(["ingest", "--db", empty, Mistake.plainTrace]).status == 0, "an empty file may become a store")
     }
 
+    /// A named pipe given as --db used to leave every command waiting for a writer (SQLite's
+    /// first read of it blocks); a device is no database either. Each is refused at once.
+    @Test func aPipeOrDeviceGivenAsTheDatabaseIsRefusedAtOnce() throws {
+        let directory = try CLI.temporaryDirectory()
+        let pipe = directory.appendingPathComponent("lifeline.db").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        for database in [pipe, "/dev/null"] {
+            for command in [["check"], ["ingest", Mistake.plainTrace], ["query", "SELECT 1"], ["timeline", "D"], ["report"]] {
+                let result = try #require(
+                    try CLI.start(command + ["--db", database]).finish(within: 30), "\(command) --db \(database) did not end")
+                Mistake.expectOneLine(
+                    result, status: 2,
+                    containing: "\(database) is not a regular file (a pipe, device or socket): pass --db a Lifeline database or a new file")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["lifeline.db"])
+    }
+
     /// SQLite reads a name beginning with `file:` as a URI (on in Lifeline, for immutable reads):
     /// `--db file:x.db` still names the file `file:x.db` for every command, not `x.db`, and the
     /// `sqlite3` command a hint prints opens the same file.
