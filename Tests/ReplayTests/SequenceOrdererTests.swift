@@ -1,4 +1,4 @@
-import Replay
+@testable import Replay
 import Testing
 import TraceModel
 
@@ -94,6 +94,21 @@ import TraceModel
 }
 
 @Suite struct SequenceOrdererMemoryTests {
+    /// A launch that held a window's worth of events (waiting for a rejected line) and then ended
+    /// stays known, for its duplicates, but gives its buffer back: 4,096 finished launches keeping
+    /// theirs cost `check --stdin` 25 MB on a field-like stream.
+    @Test func aFinishedLaunchKeepsNoBuffer() {
+        var orderer = SequenceOrderer(window: 300)
+        var released = 0
+        for seq in 1 ... 300 { orderer.push(event(Double(seq), "a", seq: Int64(seq), launch: "A")) { _ in released += 1 } }
+        #expect(released == 0 && orderer.eventCapacityKept >= 300)
+        orderer.push(event(400, "b", seq: 0, launch: "B")) { _ in released += 1 }
+        #expect(released == 301)
+        #expect(orderer.eventCapacityKept == 0)
+        orderer.push(event(5, "a", seq: 5, launch: "A")) { _ in released += 1 }
+        #expect(orderer.duplicates == 1, "launch A is still known")
+    }
+
     /// Thousands of launches pass through in order, with few held: each still comes out at once,
     /// in order, although most launches have been forgotten by the end.
     @Test func quietLaunchesAreForgottenWithoutDelayingActiveOnes() {
