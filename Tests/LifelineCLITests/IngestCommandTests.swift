@@ -33,6 +33,10 @@ import Testing
         #expect(events > 0)
         #expect(summary["duplicates"] as? Int == events)
         #expect(try CLI.sqlite(database, "SELECT count(*) FROM events") == String(events))
+        // The copy's added blank line is counted, and the run's lines add up as each file's do.
+        #expect(summary["blankLines"] as? Int == 1)
+        let parts = ["events", "duplicates", "rejects", "blankLines", "lostLines"].map { summary[$0] as? Int ?? -1 }
+        #expect(summary["lines"] as? Int == parts.reduce(0, +))
     }
 
     @Test func standardInputIsAnInput() throws {

@@ -78,6 +78,7 @@ public struct IngestSummary: Sendable, Codable, Hashable {
     public var events: Int { files.reduce(0) { $0 + $1.events } }
     public var duplicates: Int { files.reduce(0) { $0 + $1.duplicates } }
     public var lines: Int { files.reduce(0) { $0 + $1.lines } }
+    public var blankLines: Int { files.reduce(0) { $0 + $1.blankLines } }
     public var bytes: Int { files.reduce(0) { $0 + $1.bytes } }
     public var rejectsByReason: [String: Int] {
         files.reduce(into: [:]) { totals, file in totals.merge(file.rejects, uniquingKeysWith: +) }
@@ -110,7 +111,7 @@ extension IngestSummary {
     private enum CodingKeys: String, CodingKey {
         case database, files, wallSeconds, status, events, duplicates, rejects, rejectsByReason
         case filesIngested, filesResumed, filesSkipped, filesFailed, filesTruncated, eventsPerSecond
-        case filesIgnored, filesDamaged, lostLines, filesElsewhere
+        case filesIgnored, filesDamaged, lostLines, filesElsewhere, lines, blankLines
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -125,10 +126,14 @@ extension IngestSummary {
         try container.encode(damagedFiles, forKey: .filesDamaged)
         try container.encode(count(.ignored), forKey: .filesIgnored)
         try container.encode(count(.elsewhere), forKey: .filesElsewhere)
+        // The whole run's accounting, as each file's: lines = events + duplicates + rejects +
+        // blankLines + lostLines.
+        try container.encode(lines, forKey: .lines)
         try container.encode(events, forKey: .events)
         try container.encode(duplicates, forKey: .duplicates)
         try container.encode(rejects, forKey: .rejects)
         try container.encode(rejectsByReason, forKey: .rejectsByReason)
+        try container.encode(blankLines, forKey: .blankLines)
         try container.encode(lostLines, forKey: .lostLines)
         try container.encode(wallSeconds, forKey: .wallSeconds)
         try container.encode(eventsPerSecond.rounded(), forKey: .eventsPerSecond)
