@@ -24,8 +24,17 @@ extension EventDecoder {
     static func badTimestampIssue(_ value: JSONValue, in scanner: JSONScanner) -> LineIssue {
         let text = excerpt(scanner.slice(value.start ..< value.end))
         let message = switch value.kind {
+        case .string(escaped: false) where TimestampParser.parse(rfc3339: scanner.slice(value.contents)) != nil:
+            "ts \(text) falls outside the years 0000 to 9999 once its offset is applied"
         case .string: "ts \(text) is not an RFC 3339 date and time"
-        case .number: "ts \(text) is out of range"
+        case .number:
+            if let time = TimestampParser.parse(epochSeconds: scanner.slice(value.start ..< value.end)),
+               time > TimestampParser.writableRange.upperBound {
+                "ts \(text) is after the year 9999 as Unix epoch seconds, which ts is: "
+                    + "log seconds (milliseconds since the epoch would be divided by 1,000)"
+            } else {
+                "ts \(text) is out of range: Unix epoch seconds from the year 0000 to 9999"
+            }
         default: "ts must be an RFC 3339 string or a number of epoch seconds, not \(text)"
         }
         return LineIssue(.badTimestamp, message)

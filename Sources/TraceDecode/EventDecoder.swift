@@ -11,9 +11,10 @@ import TraceModel
 /// integer beyond `Int64` in `seq` or `task`, a negative `seq`, a number beyond `Double` (`1e999`)
 /// in `mono`: the event is kept, the field is left empty (a duration then falls back to `ts`) and
 /// the member is kept verbatim in `attrs`. Rejecting the whole event for one optional field would
-/// lose its other evidence. `ts` is required, so one beyond ``Timestamp``'s range (about ±292,000
-/// years of microseconds) is a `bad-ts` reject. Huge finite values are legal and kept: everything
-/// downstream saturates instead of trapping.
+/// lose its other evidence. `ts` is required, so a time outside the years 0000–9999 that the
+/// text form can write (``TimestampParser/writableRange``: milliseconds logged as seconds, most
+/// often, or the text's last year with a negative offset) is a `bad-ts` reject. Huge finite values elsewhere are legal and kept:
+/// everything downstream saturates instead of trapping.
 ///
 /// When a key appears more than once, the last occurrence decides a typed field: one that fits sets
 /// it, one that does not clears it (and is kept in `attrs`, as every ill-typed occurrence is).
@@ -185,8 +186,14 @@ public struct EventDecoder: Sendable {
         return .event(consume event)
     }
 
-    /// The time of `ts`: RFC 3339 text if a string, epoch seconds if a number.
+    /// The time of `ts`: RFC 3339 text if a string, epoch seconds if a number; nil outside
+    /// ``TimestampParser/writableRange`` (so that every time kept can be written back as text).
     private mutating func timestamp(_ value: JSONValue, in scanner: JSONScanner) -> Timestamp? {
+        guard let time = parsedTimestamp(value, in: scanner), TimestampParser.writableRange.contains(time) else { return nil }
+        return time
+    }
+
+    private mutating func parsedTimestamp(_ value: JSONValue, in scanner: JSONScanner) -> Timestamp? {
         switch value.kind {
         case .string(escaped: false):
             return TimestampParser.parse(rfc3339: scanner.slice(value.contents))

@@ -163,11 +163,32 @@ struct EventDecoderTests {
     }
 
     @Test func aTimeBeyondTheRangeIsABadTs() {
-        for ts in ["1e999", "9223372036854.775808", "-9223372036854.775809", "1e19"] {
+        for ts in ["1e999", "9223372036854.775808", "-9223372036854.775809", "1e19", "9223372036854.775807", "-62167219200.000001"] {
             let issue = rejection(#"{"ts":"# + ts + #","device":"D","launch":"L","event":"e"}"#)
             #expect(issue?.reason == .badTimestamp, "\(ts)")
+            #expect(issue?.message.contains("ts \(ts) is ") == true, "\(ts)")
         }
-        #expect(decodedEvent(#"{"ts":9223372036854.775807,"device":"D","launch":"L","event":"e"}"#)?.ts.microseconds == .max)
+    }
+
+    /// A count of milliseconds since the epoch, logged where seconds belong, read as the year
+    /// 58858 and made every duration a thousand times too long (false overruns of every budget):
+    /// it is refused, and the reason says what to log instead.
+    @Test func millisecondsSinceTheEpochAreABadTsThatSaysSo() throws {
+        let issue = try #require(rejection(#"{"ts":1795224138702,"device":"D","launch":"L","event":"e"}"#))
+        #expect(issue.reason == .badTimestamp)
+        #expect(issue.message == "ts 1795224138702 is after the year 9999 as Unix epoch seconds, which ts is: "
+            + "log seconds (milliseconds since the epoch would be divided by 1,000)")
+        #expect(decodedEvent(#"{"ts":1795224138.702,"device":"D","launch":"L","event":"e"}"#)?.ts.description
+            == "2026-11-21T01:22:18.702000Z")
+    }
+
+    /// The numbers of epoch seconds accepted are the times the text form can write.
+    @Test func theYearsZeroToNineThousandNineHundredNinetyNineAreAccepted() throws {
+        let earliest = try #require(decodedEvent(#"{"ts":-62167219200,"device":"D","launch":"L","event":"e"}"#))
+        #expect(earliest.ts.description == "0000-01-01T00:00:00.000000Z")
+        let latest = try #require(decodedEvent(#"{"ts":253402300799.999999,"device":"D","launch":"L","event":"e"}"#))
+        #expect(latest.ts.description == "9999-12-31T23:59:59.999999Z")
+        #expect(latest.ts == TimestampParser.writableRange.upperBound && earliest.ts == TimestampParser.writableRange.lowerBound)
     }
 
     @Test func integersBeyondInt64AreIllTyped() throws {
@@ -178,10 +199,10 @@ struct EventDecoderTests {
 }
 
 extension NumberPolicyTests {
-    /// The earliest time the decoder accepts used to trap when written as RFC 3339.
+    /// The earliest time a `Timestamp` holds (the decoder's earliest, before numbers were held to
+    /// the years 0000–9999) used to trap when written as RFC 3339.
     @Test func theEarliestTimeIsWritten() throws {
-        let event = try #require(decodedEvent(#"{"ts":-9223372036854.775807,"device":"D","launch":"L","event":"e"}"#))
-        #expect(event.ts.microseconds == -9_223_372_036_854_775_807)
-        #expect(event.ts.description.hasSuffix(":05.224193Z"))
+        let earliest = Timestamp(microseconds: -9_223_372_036_854_775_807)
+        #expect(earliest.description.hasSuffix(":05.224193Z"))
     }
 }

@@ -96,7 +96,11 @@ struct RejectTests {
         #expect(rejection(#"{"ts":"2026-02-30T00:00:00Z","device":"D","launch":"L","event":"e"}"#)?.reason
             == .badTimestamp)
         #expect(rejection(#"{"ts":1e300,"device":"D","launch":"L","event":"e"}"#)
-            == LineIssue(.badTimestamp, "ts 1e300 is out of range"))
+            == LineIssue(.badTimestamp, "ts 1e300 is out of range: Unix epoch seconds from the year 0000 to 9999"))
+        #expect(rejection(#"{"ts":-1e300,"device":"D","launch":"L","event":"e"}"#)
+            == LineIssue(.badTimestamp, "ts -1e300 is out of range: Unix epoch seconds from the year 0000 to 9999"))
+        #expect(rejection(#"{"ts":"9999-12-31T23:59:59-01:00","device":"D","launch":"L","event":"e"}"#)
+            == LineIssue(.badTimestamp, #"ts "9999-12-31T23:59:59-01:00" falls outside the years 0000 to 9999 once its offset is applied"#))
         #expect(rejection(#"{"ts":true,"device":"D","launch":"L","event":"e"}"#)
             == LineIssue(.badTimestamp,
                          "ts must be an RFC 3339 string or a number of epoch seconds, not true"))
