@@ -24,6 +24,9 @@ final class StreamRun {
     @exclusivity(unchecked) private var groups: DeviceGroups?
     @exclusivity(unchecked) private var returned: DeviceReturnedError?
     @exclusivity(unchecked) private var orderer = SequenceOrderer()
+    /// After the orderer: a new launch's first event waits for the old launch's line written on
+    /// its behalf (see ``LaunchHandover``).
+    @exclusivity(unchecked) private var handover = LaunchHandover()
     @exclusivity(unchecked) private var launchApps: LaunchApps?
     @exclusivity(unchecked) private var emitError: (any Error)?
     @exclusivity(unchecked) private var lastEvent: (device: String, launch: String)?
@@ -84,7 +87,7 @@ final class StreamRun {
                     return emitError == nil
                 }
                 lastSpilled = nil
-                orderer.push(event, emit: replay)
+                order(event)
             case .blank: totals.blankLines += 1
             case .reject(let issue):
                 totals.rejects += 1
@@ -107,7 +110,7 @@ final class StreamRun {
         totals.damage = reader.damage
         totals.lines += reader.lostLines
         if let emitError { throw emitError }
-        orderer.flush(emit: replay)
+        flushOrdered()
         // The stream was cut (a compressed frame or the last line cut short): the launch of its
         // last event was the one logging when it was cut.
         if reader.cut != nil, lastSpilled == nil, let lastEvent {
@@ -138,7 +141,7 @@ final class StreamRun {
                 if let current { finish(device: current, cutShort: current == cut) }
                 current = event.device
             }
-            orderer.push(event, emit: replay)
+            order(event)
             if let emitError { throw emitError }
             replayed += 1
             if replayed % Analyzer.StreamProgress.every == 0 { showProgress(spilledReplayed: replayed) }
@@ -150,11 +153,22 @@ final class StreamRun {
     /// and is replayed; its last launch is said to be cut short if the stream's cut fell on it;
     /// then it is finished and its state freed.
     private func finish(device: String, cutShort: Bool = false) {
-        orderer.flush(emit: replay)
+        flushOrdered()
         if cutShort, let lastEvent {
             replayer.logWasCutShort(device: device, launch: lastEvent.launch, emit: report)
         }
         replayer.finish(device: device, emit: report)
+    }
+
+    /// Puts `event` in its launch's place, and each launch after the lines of the one before.
+    private func order(_ event: Event) {
+        orderer.push(event) { handover.push($0, emit: replay) }
+    }
+
+    /// Replays what the orderer and the handover hold.
+    private func flushOrdered() {
+        orderer.flush { handover.push($0, emit: replay) }
+        handover.flush(emit: replay)
     }
 
     private func replay(_ event: Event) {
