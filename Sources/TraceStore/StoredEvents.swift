@@ -45,9 +45,10 @@ extension Store {
                 launchID = row.launch.id
             }
             let event = builder.event(row)
-            if event.seq == nil || !launchEvents.isEmpty {
+            if !EventIdentity.identifiesBySeq(event.seq) || !launchEvents.isEmpty {
                 // Events without seq sort by time among their launch (trace format: "else of ts"),
-                // so such a launch is gathered before it is replayed.
+                // and those whose seq is too large for their row id by it: they are stored in the
+                // order they came, so such a launch is gathered and sorted before it is replayed.
                 launchEvents.append(event)
             } else {
                 try body(event)

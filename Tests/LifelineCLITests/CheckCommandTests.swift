@@ -24,6 +24,39 @@ import Testing
         #expect(try CLI.sqlite(database, "SELECT count(DISTINCT run_id) FROM findings") == "1")
     }
 
+    /// A `seq` counter started from a clock (epoch milliseconds) is beyond what a row id holds:
+    /// its launch's events are stored in the order they came, and used to be replayed so — the
+    /// completion logged before its fetch made a false `fetch-completion-missing`. They are sorted
+    /// by `seq` before the replay, over the store as on a stream.
+    @Test func aLargeSeqStillOrdersItsLaunch() throws {
+        let directory = try CLI.temporaryDirectory()
+        let base: Int64 = 1_763_712_000_000
+        let lines = [
+            (0, "00.000", #""event":"launch","reason":"system","cause":"fetch""#),
+            (1, "00.010", #""event":"config","background_modes":["fetch"]"#),
+            (2, "00.020", #""event":"didFinishLaunching","phase":"begin""#),
+            (3, "00.030", #""event":"didFinishLaunching","phase":"end""#),
+            (4, "00.040", #""event":"didEnterBackground","phase":"begin""#),
+            (5, "00.050", #""event":"didEnterBackground","phase":"end""#),
+            (7, "01.000", #""event":"fetch.complete","call":"c1","result":"newData""#),
+            (6, "01.000", #""event":"fetch.perform","call":"c1""#),
+            (8, "02.000", #""event":"snapshot""#),
+            (9, "03.000", #""event":"suspend""#),
+        ].map { seq, time, rest in
+            #"{"ts":"2026-11-21T10:00:\#(time)Z","device":"OB","launch":"L","seq":\#(base + Int64(seq)),\#(rest)}"#
+        }
+        let file = directory.appendingPathComponent("big-seq.jsonl").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("s.db").path
+        let stored = try CLI.run(["check", "--quiet", "--format", "jsonl", "--db", database, file])
+        #expect(stored.status == 0 && stored.stdout.isEmpty, "\(stored.stdout)")
+        let streamed = try CLI.run(["check", "--stdin", "--quiet", "--format", "jsonl"], stdin: lines.joined(separator: "\n"))
+        #expect(streamed.status == 0 && streamed.stdout.isEmpty, "\(streamed.stdout)")
+        let timeline = try CLI.run(["timeline", "--db", database, "OB"]).stdout
+        let perform = try #require(timeline.range(of: "fetch.perform")), complete = try #require(timeline.range(of: "fetch.complete"))
+        #expect(perform.lowerBound < complete.lowerBound)
+    }
+
     @Test func failOnMakesFindingsFailTheRun() throws {
         let database = try CLI.temporaryDirectory().appendingPathComponent("c.db").path
         _ = try CLI.run(["ingest", "--quiet", "--db", database, Self.traces])

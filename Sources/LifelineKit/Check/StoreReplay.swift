@@ -91,8 +91,9 @@ struct StoreReplay {
                 serial = builder?.beginLaunch(header) ?? 0
             }
             guard let event = builder?.event(row.fields, launch: serial) else { return }
-            if event.seq == nil || !unsequenced.isEmpty {
-                // Events without seq sort by time among their launch (trace format: "else of ts").
+            if !EventIdentity.identifiesBySeq(event.seq) || !unsequenced.isEmpty {
+                // Events without seq sort by time among their launch (trace format: "else of ts"),
+                // and those whose seq is too large for their row id by it (stored as they came).
                 unsequenced.append(event)
             } else {
                 append(event)
