@@ -128,6 +128,27 @@ enum CLI {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// Runs `script` with bash in `directory`, `LIFELINE` naming the executable, its standard
+    /// output and error each a regular file (as a cron job's redirection makes them).
+    static func bash(_ script: String, in directory: URL) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(["LIFELINE": CLI.executable.path]) { $1 }
+        let out = directory.appendingPathComponent("out-\(UUID().uuidString)")
+        let err = directory.appendingPathComponent("err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        process.waitUntilExit()
+        return CLI.Result(
+            status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
+            stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+
     /// Runs SQL with the stock sqlite3 CLI, as an engineer would.
     static func sqlite(_ database: String, _ sql: String) throws -> String {
         let process = Process()

@@ -4,42 +4,22 @@ import Testing
 /// Damaged and unusual input through the CLI: damage is reported and sets the exit code,
 /// process substitution is read once, and a directory that cannot be listed fails.
 @Suite(.serialized) struct DamagedInputTests {
-    /// Runs `script` with bash, `$LIFELINE` naming the built executable.
-    private func bash(_ script: String, in directory: URL) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(["LIFELINE": CLI.executable.path]) { $1 }
-        let out = directory.appendingPathComponent("out-\(UUID().uuidString)")
-        let err = directory.appendingPathComponent("err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        return CLI.Result(
-            status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-            stderr: try String(contentsOf: err, encoding: .utf8))
-    }
-
     private var sample: String { CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path }
 
     @Test func processSubstitutionIsReadOnceAndTheSameFileIsSkippedAfter() throws {
         let directory = try CLI.temporaryDirectory()
-        let first = try bash("\"$LIFELINE\" ingest --json --db t.db <(cat '\(sample)')", in: directory)
+        let first = try CLI.bash("\"$LIFELINE\" ingest --json --db t.db <(cat '\(sample)')", in: directory)
         #expect(first.status == 0, "\(first.stderr)")
         let summary = try CLI.json(first.stdout)
         let events = try #require(summary["events"] as? Int)
         #expect(events > 0)
-        let again = try bash("\"$LIFELINE\" ingest --json --db t.db '\(sample)'", in: directory)
+        let again = try CLI.bash("\"$LIFELINE\" ingest --json --db t.db '\(sample)'", in: directory)
         #expect(try CLI.json(again.stdout)["filesSkipped"] as? Int == 1)
     }
 
     @Test func checkStdinReportsACutStreamOnStandardErrorAndExitsOne() throws {
         let directory = try CLI.temporaryDirectory()
-        let result = try bash("""
+        let result = try CLI.bash("""
             zstd -q -c '\(sample)' > s.zst && head -c $(( $(stat -c %s s.zst) - 40 )) s.zst > cut.zst \
             && "$LIFELINE" check --stdin --quiet < cut.zst
             """, in: directory)
@@ -53,7 +33,7 @@ import Testing
 
     @Test func checkStdinReportsACorruptStreamAndExitsOne() throws {
         let directory = try CLI.temporaryDirectory()
-        let result = try bash("""
+        let result = try CLI.bash("""
             gzip -c '\(sample)' > s.gz && size=$(stat -c %s s.gz) \
             && { head -c $(( size - 8 )) s.gz; printf '\\x00\\x00\\x00\\x00'; tail -c 4 s.gz; } > bad.gz \
             && "$LIFELINE" check --stdin < bad.gz
@@ -66,7 +46,7 @@ import Testing
 
     @Test func aFIFOInAnInputDirectoryDoesNotHangTheIngest() throws {
         let directory = try CLI.temporaryDirectory()
-        let result = try bash("""
+        let result = try CLI.bash("""
             mkdir logs && cp '\(sample)' logs/a.jsonl && mkfifo logs/b.jsonl \
             && timeout 60 "$LIFELINE" ingest --db t.db logs
             """, in: directory)
@@ -78,7 +58,7 @@ import Testing
     /// `DamageAccountingTests` covers root).
     @Test(.enabled(if: getuid() != 0)) func anUnreadableSubdirectoryFailsWithExitTwo() throws {
         let directory = try CLI.temporaryDirectory()
-        let result = try bash("""
+        let result = try CLI.bash("""
             mkdir -p logs/locked && cp '\(sample)' logs/a.jsonl && cp '\(sample)' logs/locked/b.jsonl \
             && chmod 000 logs/locked; "$LIFELINE" ingest --db t.db logs; status=$?; chmod 755 logs/locked; exit $status
             """, in: directory)
@@ -110,7 +90,7 @@ import Testing
             to: directory.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
         try (lines[4...].joined(separator: "\n") + "\n").write(
             to: directory.appendingPathComponent("c.jsonl"), atomically: true, encoding: .utf8)
-        let result = try bash("""
+        let result = try CLI.bash("""
             zstd -q -c a.jsonl > a.zst && printf '{"x":1}\\n' | gzip -c > b.gz \
             && printf '\\x55' | dd of=b.gz bs=1 seek=12 conv=notrunc status=none \
             && mkfifo pipe && (cat a.zst b.gz c.jsonl > pipe &) \
@@ -123,7 +103,7 @@ import Testing
         #expect(result.stderr.contains("replayed 4 events of 1 device"), "\(result.stderr)")
         #expect(result.stderr.contains("at least 1 lost line"), "\(result.stderr)")
         #expect(!result.stdout.contains("simulated-launch"), "only simulated: true counts: \(result.stdout)")
-        let stored = try bash("""
+        let stored = try CLI.bash("""
             (cat a.zst b.gz c.jsonl > pipe &) && "$LIFELINE" ingest --quiet --db h.db pipe; \
             "$LIFELINE" timeline H --db h.db
             """, in: directory)
@@ -156,15 +136,15 @@ import Testing
         ]
         try (lines.joined(separator: "\n") + "\n").write(
             to: directory.appendingPathComponent("h.jsonl"), atomically: true, encoding: .utf8)
-        let stream = try bash("""
+        let stream = try CLI.bash("""
             zstd -q -c h.jsonl > h.zst && printf 'cut' | zstd -q -c | head -c 9 >> h.zst && mkfifo pipe \
             && (cat h.zst > pipe &) && "$LIFELINE" check --stdin --format jsonl < pipe
             """, in: directory)
         #expect(stream.status == 1, "a cut frame is bad input: \(stream.stderr)")
         #expect(stream.stderr.contains("replayed 14 events of 1 device"), "\(stream.stderr)")
-        let ingest = try bash(#"(cat h.zst > pipe &) && "$LIFELINE" ingest --quiet --db h.db pipe"#, in: directory)
+        let ingest = try CLI.bash(#"(cat h.zst > pipe &) && "$LIFELINE" ingest --quiet --db h.db pipe"#, in: directory)
         #expect(ingest.status == 1, "the cut is reported: \(ingest.stdout)")
-        let stored = try bash(#""$LIFELINE" check --db h.db --format jsonl"#, in: directory)
+        let stored = try CLI.bash(#""$LIFELINE" check --db h.db --format jsonl"#, in: directory)
         #expect(stored.status == 0, "\(stored.stderr)")
         // Each finding's rule, time and launch (the store adds row ids to its events). Read by
         // pattern: Foundation's JSON parser on Linux refuses the `\u0000` these messages quote.
@@ -196,7 +176,7 @@ import Testing
         ]
         try (worst.joined(separator: "\n") + "\n").write(
             to: directory.appendingPathComponent("worst.jsonl"), atomically: true, encoding: .utf8)
-        let keyed = try bash("""
+        let keyed = try CLI.bash("""
             mkdir logs && cp '\(sample)' logs/a.jsonl && mkfifo logs/b.jsonl && mv worst.jsonl logs/d.jsonl \
             && head -40 '\(sample)' | zstd -q -c > logs/c.jsonl.zst && printf 'cut' | zstd -q -c | head -c 9 >> logs/c.jsonl.zst \
             && timeout 60 "$LIFELINE" key-by-device logs > records; status=$?; cut -c1 records | sort -u | tr -d '\\n'; exit $status
@@ -205,7 +185,7 @@ import Testing
         #expect(keyed.stdout == "CEF", "only E, C and F records")
         #expect(keyed.stderr.contains("logs/b.jsonl: ignored: not a regular file (a FIFO)"))
         #expect(keyed.stderr.contains("logs/d.jsonl: 2 rejected lines (bad-ts 1, invalid-json 1)"))
-        let replay = try bash(
+        let replay = try CLI.bash(
             #"LC_ALL=C sort -s -t"$(printf '\t')" -k2,2 records | timeout 60 "$LIFELINE" check --stdin --keyed --quiet > /dev/null"#,
             in: directory)
         #expect(replay.status == 1)
@@ -219,7 +199,7 @@ import Testing
             (#"F\tnotanumber\t{}"#, "an F record needs FILE and a file report"),
         ]
         for (record, reason) in records {
-            let result = try bash(#"printf '\#(record)\n' | timeout 20 "$LIFELINE" check --stdin --keyed --quiet"#, in: directory)
+            let result = try CLI.bash(#"printf '\#(record)\n' | timeout 20 "$LIFELINE" check --stdin --keyed --quiet"#, in: directory)
             #expect(result.status == 2, "\(record)")
             #expect(result.stderr == "error: standard input: record 1: \(reason)\n", "\(record)")
         }

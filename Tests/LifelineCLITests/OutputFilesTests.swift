@@ -87,6 +87,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: summary))
     }
 
+    /// `--summary-json /dev/stdout` reopened the file standard output was redirected to, emptying
+    /// the findings written before it (NUL bytes in their place, exit 0), and `--launches
+    /// /dev/stdout` on a pipe interleaved with the findings mid-line. An output that is standard
+    /// output itself is refused before anything is read.
+    @Test func anOutputThatIsStandardOutputIsRefused() throws {
+        let directory = try CLI.temporaryDirectory()
+        for option in ["--summary-json", "--launches"] {
+            let redirected = try CLI.bash(
+                #""$LIFELINE" check --stdin --quiet \#(option) /dev/stdout < '\#(Self.stream.path)' > findings.jsonl; echo $?; wc -c < findings.jsonl"#,
+                in: directory)
+            #expect(redirected.stdout == "2\n0\n", "\(redirected.stdout)")
+            #expect(redirected.stderr.contains("\(option) /dev/stdout is standard output, which carries the findings"), "\(redirected.stderr)")
+            let piped = try CLI.run(["check", "--stdin", "--quiet", option, "/dev/stdout"], stdin: try String(contentsOf: Self.stream, encoding: .utf8))
+            Mistake.expectOneLine(piped, status: 2, containing: "\(option) /dev/stdout is standard output")
+        }
+        #expect(try CLI.run(["check", "--stdin", "--quiet", "--summary-json", "/dev/stderr"],
+                            stdin: try String(contentsOf: Self.stream, encoding: .utf8)).status == 0, "another device is written through")
+    }
+
     /// The launches file appears whole or not at all: a run killed while reading its stream (after
     /// writing launches, before the end) leaves the old file as it was, and a finished run
     /// replaces it, keeping its permissions, with no hidden file left beside it.

@@ -119,7 +119,8 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting {
-            try OutputDestination.checkBeforehand([("--summary-json", summaryJson), ("--launches", launches)])
+            try OutputDestination.checkBeforehand(
+                [("--summary-json", summaryJson), ("--launches", launches)], standardOutputCarries: "the findings")
             let window = try time.window()
             var options = CheckOptions()
             options.configuration = try budgets.configuration()

@@ -104,7 +104,9 @@ extension OutputDestination {
     /// be written: an empty name, a directory, a file in a directory that does not exist, the
     /// database the command reads (or its `-wal`, `-shm` or `-journal`, by name or through a
     /// link), and one file given to two options. Each is one line, exit 2.
-    static func checkBeforehand(_ outputs: [(option: String, file: String?)], database: String? = nil) throws {
+    static func checkBeforehand(
+        _ outputs: [(option: String, file: String?)], database: String? = nil, standardOutputCarries: String? = nil
+    ) throws {
         let given = outputs.compactMap { output in output.file.map { (output.option, $0) } }
         var seen: [(option: String, identity: FileIdentity)] = []
         for (option, file) in given {
@@ -122,6 +124,12 @@ extension OutputDestination {
                 throw CommandFailure.unreadable(
                     "\(option) \(file) is the database \(database) (or one of its files): writing there would destroy it; choose another file")
             }
+            // Two writers on one file: reopening a file that standard output was redirected to
+            // emptied what had been written to it, and on a pipe the two interleaved mid-line.
+            if let carried = standardOutputCarries, identity == FileIdentity(descriptor: STDOUT_FILENO) {
+                throw CommandFailure.unreadable(
+                    "\(option) \(file) is standard output, which carries \(carried): give \(option) a file of its own")
+            }
             if let earlier = seen.first(where: { $0.identity == identity }) {
                 throw CommandFailure.unreadable("\(earlier.option) and \(option) both name \(file): give each its own file")
             }
@@ -138,6 +146,13 @@ extension OutputDestination {
     private enum FileIdentity: Equatable {
         case file(device: UInt64, inode: UInt64)
         case name(String)
+
+        /// What an open descriptor is (nil-like `.name("")` when it cannot be read).
+        init(descriptor: Int32) {
+            var status = stat()
+            self = fstat(descriptor, &status) == 0
+                ? .file(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) : .name("")
+        }
 
         init(_ path: String) {
             var status = stat()
