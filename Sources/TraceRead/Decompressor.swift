@@ -27,8 +27,11 @@ enum DecodeStep {
     /// A frame ended and verified after `consumed` bytes of the input: its output is in the hold.
     case frameEnded(consumed: Int)
     /// The current frame is damaged. `decodedToEnd` says whether all of its content was
-    /// decoded (only the final check failed), which makes the hold's line count exact.
-    case damaged(reason: String, decodedToEnd: Bool)
+    /// decoded (only the final check failed); `contentVerified`, whether that content is known
+    /// to be the frame's own (a gzip member whose CRC-32 matched and whose length field did not),
+    /// which alone makes the hold's line count exact: content that failed its check may hold
+    /// more or fewer newlines than was written.
+    case damaged(reason: String, decodedToEnd: Bool, contentVerified: Bool)
 }
 
 /// The first bytes of a frame or member, which resynchronising looks for after damage.

@@ -61,7 +61,9 @@ final class GzipDecompressor: Decompressor {
                 let message = stream.pointee.msg.map { String(cString: $0) } ?? String(cString: zError(status))
                 // zlib's wording for the trailer checks, made after the member's last byte.
                 let trailer = message == "incorrect data check" || message == "incorrect length check"
-                return .damaged(reason: message, decodedToEnd: trailer)
+                // zlib checks the CRC-32 before the length: a wrong length means the content
+                // matched its CRC.
+                return .damaged(reason: message, decodedToEnd: trailer, contentVerified: message == "incorrect length check")
             }
         }
     }

@@ -198,8 +198,8 @@ public final class LineReader {
                 // A frame ends after at least its header; never loop in place whatever the library says.
                 position += max(consumed, 1)
                 guard try deliverHold(body) else { return false }
-            case .damaged(let reason, let decodedToEnd):
-                recordDamage(decompressor, reason: reason, decodedToEnd: decodedToEnd)
+            case .damaged(let reason, let decodedToEnd, let contentVerified):
+                recordDamage(decompressor, reason: reason, decodedToEnd: decodedToEnd, exact: decodedToEnd && contentVerified)
                 // The next frame starts after this one's first byte; bytes of this input before
                 // `position` were consumed as part of it or of frames already delivered.
                 position = max(position, decompressor.frameStart + 1 - offset)
@@ -254,7 +254,7 @@ public final class LineReader {
 
     /// Counts the lines of a damaged frame as lost: those its decoded part ends, plus the line
     /// it stops inside (which began in an earlier frame or in this one), if any.
-    private func recordDamage(_ decompressor: any Decompressor, reason: String, decodedToEnd: Bool) {
+    private func recordDamage(_ decompressor: any Decompressor, reason: String, decodedToEnd: Bool, exact: Bool) {
         let (newlines, endsMidLine) = hold.tally()
         // The line in progress was counted as lost with the damage just before this frame.
         let alreadyCounted = splitter.droppingTail
@@ -271,11 +271,11 @@ public final class LineReader {
         if let last = damage.indices.last, damage[last].kind == .corrupt, damage[last].to == from {
             // The frame found by resynchronising failed too: one stretch of damage.
             damage[last].lines += lost
-            damage[last].exact = damage[last].exact && decodedToEnd
+            damage[last].exact = damage[last].exact && exact
             return
         }
         damage.append(StreamDamage(
-            kind: .corrupt, from: from, to: from, lines: lost, exact: decodedToEnd, afterLine: afterLine,
+            kind: .corrupt, from: from, to: from, lines: lost, exact: exact, afterLine: afterLine,
             reason: "\(decompressor.unitName) starting at byte \(from) is damaged: \(reason)"))
     }
 

@@ -47,7 +47,7 @@ final class ZstdDecompressor: Decompressor {
                     hold.commit(missing)
                     decodedToEnd = true
                 }
-                return .damaged(reason: String(cString: ZSTD_getErrorName(result)), decodedToEnd: decodedToEnd)
+                return .damaged(reason: String(cString: ZSTD_getErrorName(result)), decodedToEnd: decodedToEnd, contentVerified: false)
             }
             if result == 0 {
                 frameOpen = false

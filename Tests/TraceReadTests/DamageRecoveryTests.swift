@@ -6,8 +6,10 @@ import TraceModel
 /// Damaged frames and members are never delivered, their lines are counted as lost with the
 /// damage's byte range, and reading resumes at the next intact frame or member.
 @Suite struct DamageRecoveryTests {
-    /// Three gzip members of 30 lines; the middle one's stored CRC32 altered, so zlib decodes
-    /// all of it and only its trailer check fails.
+    /// Three gzip members of 30 lines; the middle one's stored CRC32 or length altered, so zlib
+    /// decodes all of it and only its trailer check fails. Only a wrong length leaves the count
+    /// exact: the content matched its CRC-32. A CRC that does not match may be the content's
+    /// fault, whose newlines cannot be trusted (the next test).
     @Test(arguments: [8, 4])
     func aGzipMemberFailingItsCRCOrLengthIsLostAndTheNextOnesKept(trailerOffset: Int) throws {
         let scratch = try Scratch()
@@ -22,14 +24,38 @@ import TraceModel
         #expect(lines == complete(Array(texts[..<30])) + complete(texts).suffix(30))
         let reason = trailerOffset == 8 ? "incorrect data check" : "incorrect length check"
         #expect(reader.damage == [StreamDamage(
-            kind: .corrupt, from: members[0].count, to: secondEnd, lines: 30, exact: true, afterLine: 30,
+            kind: .corrupt, from: members[0].count, to: secondEnd, lines: 30, exact: trailerOffset == 4, afterLine: 30,
             reason: "gzip member starting at byte \(members[0].count) is damaged: \(reason)")])
         #expect(lines.count + reader.lostLines == texts.count)
     }
 
+    /// A byte flipped inside a gzip member's compressed data that zlib still decodes to the end:
+    /// the CRC-32 fails, and the newlines of what was decoded are not the member's; its count
+    /// is not called exact (it was, and was 44 lines for a 50-line member).
+    @Test func aGzipMemberWhoseContentFailsItsCRCHasNoExactCount() throws {
+        let scratch = try Scratch()
+        let texts = sampleLines(90)
+        let members = try (0..<3).map { i in
+            try scratch.compress(joined(Array(texts[(i * 30)..<(i * 30 + 30)])), with: "gzip", name: "m\(i)")
+        }
+        var found = false
+        // Some flips make deflate data that fails before its end; look for one that decodes on.
+        for position in stride(from: 20, to: members[1].count - 8, by: 7) where !found {
+            var bytes = members.joined().map { $0 }
+            bytes[members[0].count + position] ^= 0x04
+            let (lines, reader) = try readAll(try scratch.write("flip.gz", bytes))
+            guard let damage = reader.damage.first, damage.reason.hasSuffix("incorrect data check") else { continue }
+            found = true
+            #expect(!damage.exact)
+            #expect(lines == complete(Array(texts[..<30])) + complete(texts).suffix(30))
+        }
+        #expect(found, "a flip that zlib decodes to the end")
+    }
+
     /// The five-frame file of the zstd tests, frame 2's content checksum altered: frame 2's
-    /// lines (and the two lines it shares with its neighbours) are lost, exactly, and the
-    /// frames after it read on with the numbers they have in the intact file.
+    /// lines (and the two lines it shares with its neighbours) are lost — counted from its decoded
+    /// content, not exactly, as a checksum that fails may be the content's fault — and the frames
+    /// after it read on with the numbers they have in the intact file.
     @Test func aZstdFrameFailingItsChecksumIsLostAndTheFramesAfterItKept() throws {
         let scratch = try Scratch()
         let frames = try ZstdReadingTests.Frames(scratch)
@@ -40,6 +66,7 @@ import TraceModel
         #expect(reader.damage.count == 1)
         #expect(damage.kind == .corrupt && damage.from == frames.starts[2] && damage.to == frames.starts[3])
         #expect(damage.reason == "zstd frame starting at byte \(frames.starts[2]) is damaged: Restored data doesn't match checksum")
+        #expect(!damage.exact)
         let all = complete(frames.texts)
         #expect(lines == all.filter { $0.number <= damage.afterLine || $0.number > damage.afterLine + damage.lines })
         #expect(damage.afterLine == frames.expected(throughFrame: 2).lines.count)
