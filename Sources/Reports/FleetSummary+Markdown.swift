@@ -21,7 +21,7 @@ extension FleetSummary {
                 lines += ["", "### `\(rule.rule)` — \(rule.findings.counted("finding")) on \(rule.devices.counted("device"))", ""]
                 lines += [rule.summary, "", "> " + rule.source.replacingOccurrences(of: "\n", with: " "), ""]
                 for sample in rule.samples {
-                    lines.append("- \(sample.ts), device `\(PrintableText.escaped(sample.device))`: \(PrintableText.escaped(sample.message))")
+                    lines.append("- \(sample.ts), device `\(PrintableText.escaped(sample.device))`: \(PrintableText.markdown(sample.message))")
                 }
                 if rule.findings > rule.samples.count { lines.append("- … \(rule.findings - rule.samples.count) more") }
             }
@@ -29,7 +29,7 @@ extension FleetSummary {
         if !terminations.isEmpty {
             lines += ["", "## How processes ended", "", "| reason | terminations | explained by a finding |", "|---|---|---|"]
             for termination in terminations {
-                lines.append("| \(PrintableText.escaped(termination.name)) | \(termination.count) | \(termination.detail ?? "0") |")
+                lines.append("| \(PrintableText.markdown(termination.name, inTable: true)) | \(termination.count) | \(termination.detail ?? "0") |")
             }
         }
         for (title, counts) in [("Devices", topDevices), ("App versions", topVersions), ("OS releases", topOSReleases)] where !counts.isEmpty {

@@ -18,6 +18,15 @@ public enum PrintableText {
         return escaped
     }
 
+    /// Text from a log in Markdown: printable (``escaped(_:)``), with `<` written as `&lt;` (and so
+    /// `&` as `&amp;`) so that a name such as `<i>x</i>` is shown, not rendered, and, in a table's cell, `|` as `\|` so that
+    /// it does not split the cell (a `terminate` reason is any string).
+    public static func markdown(_ text: String, inTable: Bool = false) -> String {
+        var text = escaped(text).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        if inTable { text = text.replacingOccurrences(of: "|", with: "\\|") }
+        return text
+    }
+
     /// Control characters, format characters (such as a right-to-left override) and separators.
     public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         // Printable ASCII, most of any log, without the lookup.

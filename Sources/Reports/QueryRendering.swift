@@ -50,7 +50,7 @@ extension QueryResult {
     private func markdown() -> String {
         func row(_ values: [String]) -> String {
             "| " + values.map {
-                PrintableText.escaped($0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " "))
+                PrintableText.markdown($0.replacingOccurrences(of: "\n", with: " "), inTable: true)
             }.joined(separator: " | ") + " |"
         }
         return ([row(columns), "|" + String(repeating: "---|", count: columns.count)] + rows.map { row($0.map(\.plainText)) })

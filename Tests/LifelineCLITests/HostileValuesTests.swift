@@ -37,7 +37,7 @@ import Testing
     }
 
     /// Names from uploads — a file's, a device's, a reason of termination — reach the terminal
-    /// escaped in `ingest`'s summary and `report`'s markdown: a file named with an escape sequence
+    /// escaped in `ingest`'s summary and `report`'s markdown (and Markdown's own `|` and `<`): a file named with an escape sequence
     /// recoloured the terminal, and a device id with a newline split its line.
     @Test func namesFromUploadsAreEscapedInSummariesAndReports() throws {
         let directory = try CLI.temporaryDirectory()
@@ -51,7 +51,7 @@ import Testing
             #"{"ts":"2026-11-21T08:01:00Z","device":"DEVICE","launch":"L","seq":2,"event":"terminate","reason":"REASON"}"#,
             "not json",
         ].joined(separator: "\n").replacingOccurrences(of: "DEVICE", with: #"dev\u001b[31m\nred"#)
-            .replacingOccurrences(of: "REASON", with: #"oom\u001b[0m"#) + "\n"
+            .replacingOccurrences(of: "REASON", with: #"oom\u001b[0m|<i>x</i>"#) + "\n"
         try log.write(to: logs.appendingPathComponent("esc\u{1B}[31mred.jsonl"), atomically: true, encoding: .utf8)
         let database = directory.appendingPathComponent("h.db").path
         let ingested = try CLI.run(["ingest", "--db", database, logs.path])
@@ -62,6 +62,8 @@ import Testing
         #expect(report.status == 0, "\(report.stderr)")
         #expect(!report.stdout.contains("\u{1B}") && !report.stdout.contains(hostile), "\(report.stdout)")
         #expect(report.stdout.contains("- `\(escapedDevice)`: "), "\(report.stdout)")
-        #expect(report.stdout.contains(#"| oom\u{1B}[0m | 1 | 1 |"#), "\(report.stdout)")
+        // A `|` split the reason's cell (its counts fell under the wrong columns), and `<i>` was
+        // rendered.
+        #expect(report.stdout.contains(#"| oom\u{1B}[0m\|&lt;i>x&lt;/i> | 1 | 1 |"#), "\(report.stdout)")
     }
 }

@@ -7,6 +7,13 @@ import TraceModel
 /// returns, NULs and right-to-left overrides are written out as `\u{…}`, in every format a person
 /// reads; what is printable stays as it is.
 @Suite struct PrintableTextTests {
+    /// In Markdown, a log's `<` and `&` are shown rather than read as HTML, and a table's cell
+    /// keeps its `|`.
+    @Test func markdownShowsTheTextAsItIs() {
+        #expect(PrintableText.markdown("a|<b>&lt;") == "a|&lt;b>&amp;lt;")
+        #expect(PrintableText.markdown("a|b\u{1B}", inTable: true) == "a\\|b\\u{1B}")
+    }
+
     @Test func controlAndFormatCharactersAreWrittenOut() {
         #expect(PrintableText.escaped("plain id-42 ünïcode ✓") == "plain id-42 ünïcode ✓")
         #expect(PrintableText.escaped("a\u{1B}[2Jb") == "a\\u{1B}[2Jb")
