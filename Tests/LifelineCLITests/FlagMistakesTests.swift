@@ -20,6 +20,7 @@ import Testing
         (["check", "--since", "2026-11-22T00:00:00Z", "--until", "2026-11-21T00:00:00Z"], "is not before --until"),
         (["timeline", "D", "--since", "1763800000", "--until", "1763700000"], "is not before --until"),
         (["check", "--since", "2026-11-22", "--until", "2026-11-21"], "is not before --until"),
+        (["check", "--since", "2026-11-22", "--until", "2026-11-22"], "no time can match; give --until a later time (it is excluded"),
         (["check", "--since", "yesterday"], "--since: cannot read 'yesterday' as a time"),
         (["check", "--stdin", "--db", "x.db"], "--stdin reads standard input and uses no database: drop --db x.db"),
         (["check", "--grouped"], "--grouped describes standard input: give --stdin with it"),

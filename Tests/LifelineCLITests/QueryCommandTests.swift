@@ -93,7 +93,10 @@ import Testing
         #expect(whole.stdout == "long\n----------------\nabcdefghijklmnop\n(1 row)\n", "\(whole.stderr)")
         let negative = try Self.query(["SELECT 1", "--width=-1"])
         #expect(negative.status == 64)
-        #expect(negative.stderr == "error: --width -1: give 0 (never cut) or a number of characters\n")
+        #expect(negative.stderr == "error: --width -1: give 0 (never cut) or a number of characters, at least 4\n")
+        // 2 was taken as 4 without a word, though the help says at least 4.
+        let narrow = try Self.query(["SELECT 1", "--width", "2"])
+        #expect(narrow.status == 64 && narrow.stderr.contains("--width 2: give 0 (never cut) or a number of characters, at least 4"))
     }
 
     /// SQL that divides has a `/` but is SQL, not a path; a `.sql` file is read wherever it is.

@@ -65,7 +65,9 @@ struct QueryCommand: ParsableCommand {
             if list == (query != nil) {
                 throw CommandFailure.usage(list ? "give either --list or a query, not both" : "give a query (a canned query's name, a .sql file or SQL), or --list")
             }
-            if width < 0 { throw CommandFailure.usage("--width \(width): give 0 (never cut) or a number of characters") }
+            if width < 0 || (1 ... 3).contains(width) {
+                throw CommandFailure.usage("--width \(width): give 0 (never cut) or a number of characters, at least 4")
+            }
             let values = try parsedParameters()
             if list {
                 print(try canned().all().map(Self.describe).joined(separator: "\n\n"))

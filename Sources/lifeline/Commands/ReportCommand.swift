@@ -18,7 +18,7 @@ struct ReportCommand: ParsableCommand {
             html is one self-contained page with charts (no network, no scripts) to mail or \
             forward; markdown is for a pull request or a chat post; junit is JUnit XML for CI dashboards \
             (one test case per rule, each finding a failure); json is the same content for \
-            programs (the FleetSummary schema in the README).
+            programs (its keys are listed in the README, under `lifeline report`).
 
             --app and --app-version count the findings of the launches of that app or version \
             (a finding belongs to the launch it landed on; a launch's app and version are those of \

@@ -14,8 +14,10 @@ struct TimeWindow {
         self.since = try since.map { try Self.parse($0, flag: "--since") }
         self.until = try until.map { try Self.parse($0, flag: "--until") }
         if let start = self.since, let end = self.until, start >= end {
+            // --until is excluded: one time for both is an empty window, whose way out is not a swap.
+            let fix = start == end ? "give --until a later time (it is excluded; a bare date is its midnight)" : "swap them"
             throw CommandFailure.usage(
-                "--since \(since ?? "") is not before --until \(until ?? ""): no time can match; swap them")
+                "--since \(since ?? "") is not before --until \(until ?? ""): no time can match; \(fix)")
         }
     }
 
