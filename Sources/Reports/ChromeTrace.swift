@@ -6,7 +6,10 @@ import TraceModel
 /// app's states; callbacks logged with `phase` begin/end are async slices on the launch (they
 /// may overlap each other and the states, which complete slices of one thread may not); each
 /// finding is an instant event on its launch, with its message. Times are microseconds since
-/// the epoch, as the format wants.
+/// the epoch, as the format wants: each launch's first event with `mono` at its `ts`, and its later
+/// events that far after it by `mono`, so that a slice lasts what the durations of `intervals`
+/// and the findings say even when the wall clock was changed during the launch (an event without
+/// `mono` stays at its `ts`).
 ///
 /// Built from the same ``TimelineEntry`` values as `lifeline timeline`, so both tell the same
 /// story. Feed entries in replay order, then ``render()``.
@@ -19,6 +22,8 @@ public struct ChromeTrace {
     /// Callbacks begun and not yet ended, per launch and event name: their begin times.
     private var openCallbacks: [String: [Int64]] = [:]
     private var nextCallbackID = 0
+    /// Per launch: the `ts` (microseconds) and `mono` of its first event with `mono`.
+    private var anchors: [String: (ts: Int64, mono: Double)] = [:]
 
     public init(device: String) {
         self.device = device
@@ -26,7 +31,7 @@ public struct ChromeTrace {
 
     public mutating func add(_ entry: TimelineEntry) {
         let event = entry.event
-        let ts = event.ts.microseconds
+        let ts = time(of: event)
         let tid = thread(for: event)
         if let current = states[event.launch], current.state != entry.state {
             slice(current.state, tid: tid, from: current.since, to: ts)
@@ -61,6 +66,20 @@ public struct ChromeTrace {
             metadata.append("{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"sort_index\":\(tid)}}")
         }
         return "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n" + (metadata + events).joined(separator: ",\n") + "\n]}\n"
+    }
+
+    /// Where `event` goes on the timeline (see the type's note).
+    private mutating func time(of event: Event) -> Int64 {
+        guard let mono = event.mono else { return event.ts.microseconds }
+        guard let anchor = anchors[event.launch] else {
+            anchors[event.launch] = (event.ts.microseconds, mono)
+            return event.ts.microseconds
+        }
+        // Saturated: `mono` comes from input, and a huge one must not trap.
+        let offset = ((mono - anchor.mono) * 1_000_000).rounded()
+        guard offset.isFinite, offset > -9.0e18, offset < 9.0e18 else { return event.ts.microseconds }
+        let (time, overflow) = anchor.ts.addingReportingOverflow(Int64(offset))
+        return overflow ? event.ts.microseconds : time
     }
 
     private mutating func thread(for event: Event) -> Int {

@@ -65,6 +65,35 @@ import Testing
         #expect(instants.sorted() == rules.sorted())
     }
 
+    /// The wall clock set back an hour inside didEnterBackground (its `mono` went on by a second):
+    /// the callback's slice lasts that second, as `intervals` and the findings say, and the
+    /// suspended state begins after the background one rather than an hour before it.
+    @Test func slicesLastWhatMonoSaysWhenTheWallClockJumps() throws {
+        let directory = try CLI.temporaryDirectory()
+        let lines = [
+            (0, "08:00:00", 100, #""event":"launch","reason":"user""#), (1, "08:00:01", 101, #""event":"didBecomeActive""#),
+            (2, "08:00:02", 102, #""event":"willResignActive""#), (3, "08:00:03", 103, #""event":"didEnterBackground","phase":"begin""#),
+            (4, "07:00:04", 104, #""event":"didEnterBackground","phase":"end""#), (5, "07:00:05", 105, #""event":"snapshot""#),
+            (6, "07:00:06", 106, #""event":"suspend""#),
+        ].map { seq, time, mono, rest in
+            #"{"ts":"2026-11-21T\#(time)Z","mono":\#(mono),"device":"clk","launch":"C1","seq":\#(seq),\#(rest)}"#
+        }
+        let file = directory.appendingPathComponent("clock.jsonl").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("c.db").path
+        #expect(try CLI.run(["ingest", "--quiet", "--db", database, file]).status == 0)
+        let result = try CLI.run(["export", "clk", "--db", database])
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let events = try #require(object?["traceEvents"] as? [[String: Any]])
+        let callback = events.filter { $0["name"] as? String == "didEnterBackground" }.compactMap { $0["ts"] as? Int64 }
+        #expect(callback.count == 2 && callback[1] - callback[0] == 1_000_000, "\(callback)")
+        let states = events.filter { $0["cat"] as? String == "state" }
+        let background = try #require(states.first { $0["name"] as? String == "background" })
+        let suspended = try #require(states.first { $0["name"] as? String == "suspended" })
+        let backgroundEnd = (background["ts"] as? Int64 ?? 0) + (background["dur"] as? Int64 ?? 0)
+        #expect(suspended["ts"] as? Int64 == backgroundEnd, "\(states)")
+    }
+
     @Test func oneLaunchIsOneThread() throws {
         let launch = try CLI.sqlite(Self.database, "SELECT launch FROM events WHERE device = '\(Self.device)' LIMIT 1")
         let tids = Set(try Self.events(["--launch", launch]).compactMap { $0["tid"] as? Int })
