@@ -57,6 +57,12 @@ import Testing
         #expect(result.stderr.contains("/no/such/file.jsonl.zst"))
         #expect(!result.stdout.contains("/no/such/file.jsonl.zst"), "errors belong on standard error")
         #expect(try CLI.sqlite(database, "SELECT count(*) > 0 FROM events") == "1")
+        // With no path that exists, a new database is not made for nothing.
+        let typo = directory.appendingPathComponent("new.db").path
+        let mistyped = try CLI.run(["ingest", "--db", typo, "/no/such/file.jsonl.zst"])
+        #expect(mistyped.status == 2 && mistyped.stdout.isEmpty)
+        #expect(mistyped.stderr == "error: /no/such/file.jsonl.zst: no such file or directory; nothing was read, and \(typo) was not created\n")
+        #expect(!FileManager.default.fileExists(atPath: typo))
     }
 
     @Test func aWrongCommandLineIsAUsageError() throws {

@@ -34,6 +34,7 @@ struct IngestCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
+        try CommandFailure.reporting { try refuseToCreateForNothing() }
         let store = try CommandFailure.reporting { try database.open(.create) }
         let progress = ProgressLine(enabled: !quiet && Terminal.isInteractive(.standardError))
         let summary = Ingestor(store: store).ingest(paths) { progress.show(ingest: $0) }
@@ -48,6 +49,20 @@ struct IngestCommand: ParsableCommand {
             print(summary.text())
         }
         throw ExitCode(summary.status.exitCode)
+    }
+}
+
+extension IngestCommand {
+    /// A mistyped path used to leave a new, empty database behind (exit 2): when no path given
+    /// exists, a database that does not exist yet is not created.
+    func refuseToCreateForNothing() throws {
+        let manager = FileManager.default
+        guard !manager.fileExists(atPath: database.path), !paths.isEmpty,
+              paths.allSatisfy({ $0 != "-" && !manager.fileExists(atPath: $0) })
+        else { return }
+        let names = paths.map(ShellWord.quoted).joined(separator: ", ")
+        throw CommandFailure.unreadable(
+            "\(names): no such file or directory; nothing was read, and \(database.path) was not created")
     }
 }
 
