@@ -136,8 +136,12 @@ extension FleetSummary {
         ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"][index % 10]
     }
 
+    /// Text in HTML: each line printable (a NUL or an escape from a log is written as `\u{0}`, as in
+    /// every report for people: the page would hide it or carry it raw), then escaped.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { PrintableText.escaped(String($0)) }
+            .joined(separator: "\n")
+            .replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 

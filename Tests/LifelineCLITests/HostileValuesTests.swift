@@ -65,5 +65,9 @@ import Testing
         // A `|` split the reason's cell (its counts fell under the wrong columns), and `<i>` was
         // rendered.
         #expect(report.stdout.contains(#"| oom\u{1B}[0m\|&lt;i>x&lt;/i> | 1 | 1 |"#), "\(report.stdout)")
+        // The HTML page carried the escape (and a NUL) raw.
+        let page = try CLI.run(["report", "--db", database, "--format", "html"])
+        #expect(page.status == 0 && !page.stdout.contains("\u{1B}"), "\(page.stdout)")
+        #expect(page.stdout.contains(#"dev\u{1B}[31m"#) && page.stdout.contains(#"oom\u{1B}[0m|&lt;i&gt;x&lt;/i&gt;"#), "\(page.stdout)")
     }
 }

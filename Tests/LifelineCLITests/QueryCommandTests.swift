@@ -52,6 +52,12 @@ import Testing
     /// Values are bound as typed, as text: a version `5.10` and a device `0042` find their rows
     /// (read as numbers they were 5.1 and 42, equal to nothing stored, and the answers came back
     /// empty), while a numeric column and LIMIT still take a value as a number.
+    /// A name given twice took its second value without a word.
+    @Test func aParameterGivenTwiceIsRefused() throws {
+        let result = try Self.query(["device-timeline", "--param", "device=A", "--param", ":device=B"])
+        #expect(result.status == 64 && result.stderr == "error: --param device is given twice: a parameter takes one value\n", "\(result.stderr)")
+    }
+
     @Test func parametersAreBoundAsTyped() throws {
         let directory = try CLI.temporaryDirectory()
         let log = directory.appendingPathComponent("v.jsonl")

@@ -143,6 +143,8 @@ struct QueryCommand: ParsableCommand {
             }
             var name = String(pair[..<equals])
             if let first = name.first, ":$@".contains(first) { name.removeFirst() }
+            // The second value of a name was taken without a word, the first dropped.
+            if values[name] != nil { throw CommandFailure.usage("--param \(name) is given twice: a parameter takes one value") }
             values[name] = String(pair[pair.index(after: equals)...])
         }
         for (name, value) in [("app", apps.app), ("app_version", apps.appVersion)] {
