@@ -37,6 +37,20 @@ import Testing
         #expect(withFindings.contains { ($0["findings"] as? [[String: Any]])?.contains { $0["rule"] as? String == "background-task-expired" } == true })
     }
 
+    /// `--launch` shows one launch, as `export --launch` does; an unknown one is exit 3 naming it.
+    @Test func aLaunchAloneIsShownWithLaunch() throws {
+        let database = try Self.database()
+        let device = try CLI.sqlite(database, "SELECT device FROM findings WHERE rule = 'background-task-expired' LIMIT 1")
+        let launch = try CLI.sqlite(database, "SELECT launch FROM findings WHERE rule = 'background-task-expired' AND device = '\(device)' LIMIT 1")
+        let result = try CLI.run(["timeline", "--db", database, device, "--launch", launch, "--format", "jsonl"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let entries = try result.stdout.split(separator: "\n").map { try CLI.json(String($0)) }
+        let events = try CLI.sqlite(database, "SELECT count(*) FROM events WHERE device = '\(device)' AND launch = '\(launch)'")
+        #expect(String(entries.count) == events && entries.allSatisfy { $0["launch"] as? String == launch })
+        let unknown = try CLI.run(["timeline", "--db", database, device, "--launch", "no-such-launch"])
+        Mistake.expectOneLine(unknown, status: 3, containing: "no events of launch no-such-launch on device \(device)")
+    }
+
     @Test func anUnknownDeviceSaysHowToListThem() throws {
         let database = try Self.database()
         let result = try CLI.run(["timeline", "--db", database, "no-such-device"])

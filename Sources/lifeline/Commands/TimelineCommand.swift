@@ -19,11 +19,13 @@ struct TimelineCommand: ParsableCommand {
             that became evident at an event not shown lands on the last event shown. The device \
             is still replayed whole.
 
+            --launch shows only that launch's events (the device is still replayed whole).
+
             Reads the database without writing to it, so it works on a read-only file.
 
             Exit codes: 0 the timeline was printed; 2 the database or the configuration could not \
-            be read; 3 nothing to check: the device has no events (of the --app or --app-version \
-            given, in that window); 64 the command line is wrong.
+            be read; 3 nothing to check: the device has no events (of the --launch, --app or \
+            --app-version given, in that window); 64 the command line is wrong.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -38,6 +40,9 @@ struct TimelineCommand: ParsableCommand {
     @OptionGroup var time: TimeWindowOptions
 
     @OptionGroup var apps: AppOptions
+
+    @Option(help: ArgumentHelp("Only this launch's events.", valueName: "launch-id"))
+    var launch: String?
 
     @Option(help: "Output format: text, or jsonl (one event per line with its state and findings).")
     var format: Format = .text
@@ -54,9 +59,12 @@ struct TimelineCommand: ParsableCommand {
             options.apps = apps.selection
             let store = try database.open(.readOnly)
             var text = TimelineText()
+            var shown = 0
             let count: Analyzer.TimelineCount
             do {
                 count = try Analyzer().timeline(store: store, device: device, options: options) { entry in
+                    guard launch == nil || entry.event.launch == launch else { return }
+                    shown += 1
                     switch format {
                     case .text: print(text.render(entry))
                     case .jsonl: print(try JSONReport.line(entry))
@@ -65,7 +73,12 @@ struct TimelineCommand: ParsableCommand {
             } catch {
                 throw CommandFailure.unreadable("\(error)")
             }
-            guard count.shown == 0 else { return }
+            guard shown == 0 else { return }
+            if let launch, count.shown > 0 {
+                throw CommandFailure.nothingToCheck(
+                    "no events of launch \(ShownValue.shown(launch)) on device \(ShownValue.shown(device)) in \(database.path)"
+                        + (time.isSet || options.apps.isSet ? " in that window or of that app" : ""))
+            }
             if options.apps.isSet, count.events > 0 {
                 throw database.nothingOf(options.apps, devices: [device], inWindow: count.appLaunches > 0)
             }
