@@ -174,7 +174,7 @@ import Testing
         let before = try Mistake.content(database)
         Mistake.expectOneLine(
             try CLI.run(["export", "N1", "--db", database, "--app", Self.weather]), status: 3,
-            containing: "nothing to check: no launches of app \(Self.weather) on device N1 in \(database); `lifeline query apps --db ")
+            containing: "nothing to export: no launches of app \(Self.weather) on device N1 in \(database); `lifeline query apps --db ")
         #expect(try Mistake.content(database) == before)
     }
 
@@ -210,10 +210,10 @@ import Testing
         let before = try Mistake.content(database)
         Mistake.expectOneLine(
             try CLI.run(["report", "--db", database, "--app", "com.example.none"]), status: 3,
-            containing: "nothing to check: no launches of app com.example.none in \(database); `lifeline query apps --db ")
+            containing: "nothing to report: no launches of app com.example.none in \(database); `lifeline query apps --db ")
         Mistake.expectOneLine(
             try CLI.run(["report", "--db", database, "--app", Self.news, "--app-version", "2.0.0"]), status: 3,
-            containing: "nothing to check: no launches of app \(Self.news) version 2.0.0 in \(database)")
+            containing: "nothing to report: no launches of app \(Self.news) version 2.0.0 in \(database)")
         #expect(try Mistake.content(database) == before)
     }
 

@@ -24,8 +24,10 @@ struct CommandFailure: Error {
     static let checkTheDates = "check the dates (UTC: 2026-11-21 or 2026-11-21T08:00:00Z)"
 
     static func nothingToCheck(_ message: String) -> CommandFailure {
-        CommandFailure(status: .nothingToCheck, message: "nothing to check: " + message)
+        CommandFailure(status: .nothingToCheck, message: nothingPrefix("check") + message)
     }
+
+    private static func nothingPrefix(_ verb: String) -> String { "nothing to \(verb): " }
 
     /// Runs `body`, a read of the database: any other error it throws is one line and exit 2.
     static func reading<T>(_ body: () throws -> T) throws -> T {
@@ -39,11 +41,20 @@ struct CommandFailure: Error {
     }
 
     /// Runs `body`; a failure it throws is printed as its one line and becomes its exit code.
-    static func reporting<T>(_ body: () throws -> T) throws -> T {
+    /// Runs a command's `body`, printing its failure as one line on standard error and exiting
+    /// with its status; exit 3 says "nothing to `verb`", the command's own word (the checks that
+    /// find nothing are shared, and say "check").
+    static func reporting<T>(nothingTo verb: String = "check", _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let failure as CommandFailure {
-            Terminal.printError(failure.status == .nothingToCheck ? failure.message : "error: " + failure.message)
+            guard failure.status == .nothingToCheck else {
+                Terminal.printError("error: " + failure.message)
+                throw ExitCode(failure.status.rawValue)
+            }
+            let checkPrefix = nothingPrefix("check")
+            Terminal.printError(failure.message.hasPrefix(checkPrefix)
+                ? nothingPrefix(verb) + failure.message.dropFirst(checkPrefix.count) : failure.message)
             throw ExitCode(failure.status.rawValue)
         }
     }

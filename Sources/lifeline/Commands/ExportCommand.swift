@@ -45,7 +45,7 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var budgets: BudgetOptions
 
     func run() throws {
-        try CommandFailure.reporting {
+        try CommandFailure.reporting(nothingTo: "export") {
             try OutputDestination.checkBeforehand([("--output", output)], database: database.path)
             var options = CheckOptions()
             options.configuration = try budgets.configuration()

@@ -47,7 +47,7 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOption
 
     func run() throws {
-        try CommandFailure.reporting {
+        try CommandFailure.reporting(nothingTo: "report") {
             try OutputDestination.checkBeforehand([("--output", output)], database: database.path)
             let window = try time.window()
             let store = try database.open(.readOnly)
