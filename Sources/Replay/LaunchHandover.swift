@@ -13,17 +13,6 @@ import TraceModel
 ///
 /// Holds at most one event a device, and forgets a device when it is flushed.
 public struct LaunchHandover {
-    /// One process (the app, or one extension) of one device.
-    private struct ProcessKey: Hashable {
-        var device: String
-        var process: String
-
-        init(_ event: Event) {
-            device = event.device
-            process = event.process ?? "app"
-        }
-    }
-
     /// A new launch's first event, and the launch it supersedes.
     private struct Held {
         var event: Event
@@ -47,7 +36,7 @@ public struct LaunchHandover {
         lastPassed = nil
         if let waiting = held[event.device] {
             // The superseded launch's own late lines pass first; the new launch waits on.
-            if event.launch == waiting.superseded, (event.process ?? "app") == (waiting.event.process ?? "app") {
+            if event.launch == waiting.superseded, ProcessKey(event) == ProcessKey(waiting.event) {
                 return emit(event)
             }
             held[event.device] = nil

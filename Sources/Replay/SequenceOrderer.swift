@@ -27,17 +27,6 @@ public struct SequenceOrderer {
         var launch: String
     }
 
-    /// One process (the app, or one extension) of one device.
-    private struct ProcessKey: Hashable {
-        var device: String
-        var process: String
-
-        init(_ event: Event) {
-            device = event.device
-            process = event.process ?? "app"
-        }
-    }
-
     /// A launch's place in its `seq` and what it holds: a class, so that the launch of the latest
     /// event is at hand without hashing its device and launch for every event. Its fields are not
     /// checked for exclusivity at run time (a check for every event): an orderer is one thread's,
