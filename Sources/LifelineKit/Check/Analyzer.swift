@@ -86,13 +86,15 @@ public struct Analyzer: Sendable {
             replayer.deviceEnded(device, emit: keep, delivered: delivered)
         } cutShort: { device, launch in
             replayer.logWasCutShort(device: device, launch: launch)
+        } readEnded: { [store, record = staging != nil] in
+            // The stage's rows sit in the WAL, which the store's read kept from being copied into
+            // the database file: copied from now on, beside the end of the replay (the reading
+            // thread's core is free), while the findings are saved and the report printed.
+            if record { store.checkpointInBackground() }
         }
         replayer.finish(emit: keep, delivered: delivered)
         if let failure { throw failure }
         let stage = try staging?.finish()
-        // The stage's rows sit in the WAL, and the replay's read no longer holds them there: copied
-        // into the database file while the findings are saved and the report printed.
-        if stage != nil { store.checkpointInBackground() }
         let finished = Date()
         let run = RunInfo(
             startedAt: started, finishedAt: finished, version: version,

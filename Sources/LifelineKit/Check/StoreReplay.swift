@@ -23,9 +23,11 @@ struct StoreReplay {
 
     /// Feeds every batch of events to `replay` and every device end to `deviceEnded`, in replay
     /// order, and each launch whose file was cut short to `cutShort` before its events. Returns
-    /// the number of events read.
+    /// the number of events read. `readEnded` is called on the reading thread as soon as its read
+    /// of the store is over, while the batches it read may still be replaying.
     func run(
-        _ replay: (CompactBatch) -> Void, deviceEnded: (String) -> Void, cutShort: (_ device: String, _ launch: String) -> Void
+        _ replay: (CompactBatch) -> Void, deviceEnded: (String) -> Void, cutShort: (_ device: String, _ launch: String) -> Void,
+        readEnded: @escaping @Sendable () -> Void = {}
     ) throws -> Int {
         let queue = BoundedQueue<Chunk>(capacity: Self.chunkSize * 8)
         let done = DispatchSemaphore(value: 0)
@@ -38,6 +40,7 @@ struct StoreReplay {
                 counter.count = try store.forEachRow(devices: devices) { reader.read($0) } cutShort: {
                     queue.push(.cutShort(device: $0, launch: $1))
                 }
+                readEnded()
                 reader.endDevice()
             } catch {
                 queue.push(.failed("\(error)"))
