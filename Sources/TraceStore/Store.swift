@@ -143,16 +143,18 @@ public final class Store: Sendable {
             if SchemaCheck.isOtherFile(path: path) { throw StoreOpeningError.notADatabase(path: path) }
             return
         }
-        let verdict = SchemaCheck.verdict(applied: applied)
-        if case .newer(let unknown) = verdict { throw StoreOpeningError.newerSchema(path: path, unknown: unknown) }
-        if case .empty = verdict {
-            // A mistyped --db naming another program's database: its tables stay its own.
-            if let tables = try? SchemaCheck.tables(path: path), !tables.isEmpty {
-                throw StoreOpeningError.foreign(path: path, tables: tables)
-            }
-            // Only a command given logs to store may make an empty file Lifeline's.
-            if access != .create { throw StoreOpeningError.notLifeline(path: path) }
+        var verdict = SchemaCheck.verdict(applied: applied)
+        // A mistyped --db naming another program's database: its tables stay its own. Each look
+        // is a read of its own, and another process creating the store may commit its first
+        // migration between them: tables seen after no migration was are read again for one.
+        if case .empty = verdict, let tables = try? SchemaCheck.tables(path: path), !tables.isEmpty {
+            let again = (try? SchemaCheck.appliedMigrations(path: path)) ?? []
+            guard !again.isEmpty else { throw StoreOpeningError.foreign(path: path, tables: tables) }
+            verdict = SchemaCheck.verdict(applied: again)
         }
+        if case .newer(let unknown) = verdict { throw StoreOpeningError.newerSchema(path: path, unknown: unknown) }
+        // Only a command given logs to store may make an empty file Lifeline's.
+        if case .empty = verdict, access != .create { throw StoreOpeningError.notLifeline(path: path) }
         if access == .readOnly { try refuseReadOnly(path: path, verdict) }
     }
 
