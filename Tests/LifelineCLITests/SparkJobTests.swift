@@ -171,6 +171,20 @@ import Testing
         }
     }
 
+    /// A file `key-by-device` could not read at all reached `check --stdin --keyed` only as its
+    /// report: the run exited 0, where a file cut short exits 1.
+    @Test func aFileThatCouldNotBeReadMakesTheKeyedRunBad() throws {
+        let directory = try CLI.temporaryDirectory()
+        let clean = CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path
+        let keyed = try CLI.run(["key-by-device", clean, directory.appendingPathComponent("missing.jsonl").path])
+        #expect(keyed.status == 2, "\(keyed.stderr)")
+        let records = directory.appendingPathComponent("records")
+        try keyed.stdout.write(to: records, atomically: true, encoding: .utf8)
+        let sorted = try CLI.bash(#"LC_ALL=C sort -t"$(printf '\t')" -k2,2 -s records | "$LIFELINE" check --stdin --keyed --quiet"#, in: directory)
+        #expect(sorted.status == 1, "\(sorted.stderr)")
+        #expect(sorted.stderr.contains("0 lost lines, 1 file not read (each reported above)"), "\(sorted.stderr)")
+    }
+
     @Test func keyedReplayRefusesADeviceWhoseRecordsAreApart() throws {
         let fleet = try Self.fleet.get()
         let keyed = try CLI.run(["key-by-device", fleet.corpus])

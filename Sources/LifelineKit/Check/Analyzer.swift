@@ -153,8 +153,9 @@ public struct Analyzer: Sendable {
         /// The events replayed that fall in `--since`/`--until` (all of them without a window):
         /// none, and no finding could be reported.
         public var eventsInWindow = 0
-        /// Events dropped as already seen (same launch and `seq`, or same content): only keyed
-        /// input (``KeyedReplay``) has whole devices to find them in; a plain stream keeps them.
+        /// Events dropped as already seen: the same launch and `seq` (a stream, while the launch is
+        /// among those its orderer keeps), or, keyed (``KeyedReplay``, which has whole devices to
+        /// find them in), also the same content.
         public var duplicates = 0
         public var rejectsByReason: [String: Int] = [:]
         public var findingsByRule: [String: Int] = [:]
@@ -163,8 +164,10 @@ public struct Analyzer: Sendable {
         public var fileCounts = StreamSummary.FileCounts()
         public var files: [FileReport] = []
 
-        /// Whether the input was bad: rejected lines, or damaged or cut compressed input.
-        public var inputWasBad: Bool { rejects > 0 || !damage.isEmpty }
+        /// Whether the input was bad: rejected lines, damaged or cut compressed input, or (keyed)
+        /// a file that could not be read at all — which used to pass as a clean run, exit 0, where
+        /// a file cut short did not.
+        public var inputWasBad: Bool { rejects > 0 || !damage.isEmpty || fileCounts.failed > 0 }
     }
 
     /// Where a streamed replay is, for a progress line: reported every ``StreamProgress/every``

@@ -12,6 +12,7 @@ public enum StreamSummary {
             + (totals.duplicates > 0 ? " (\(totals.duplicates.counted("duplicate")) dropped)" : "") + ": "
             + "\(totals.findings.counted("finding")), \(totals.rejects.counted("rejected line")), "
             + lost(totals.lostLines, in: totals.damage)
+            + (totals.fileCounts.failed > 0 ? ", \(totals.fileCounts.failed.counted("file")) not read (each reported above)" : "")
     }
 
     /// "0 lost lines"; "at least 3 lost lines (bytes 0-812)"; "an unknown number of lost lines

@@ -60,6 +60,10 @@ struct KeyByDeviceCommand: ParsableCommand {
                 switch input {
                 case .file(let path): files.append(path)
                 case .standardInput: files.append("-")
+                case .missing(let path, _) where !FileManager.default.fileExists(atPath: path):
+                    // Keyed like any file, so that its failure is a record (`F`) the replay counts
+                    // too, and not only a line here, lost in the pipe.
+                    files.append(path)
                 case .missing(let path, let reason):
                     Terminal.printError("\(path): \(reason)")
                     failed = true
