@@ -97,6 +97,13 @@ import Testing
         let report = try CLI.run(["report", "--db", database, "--format", "markdown"])
         #expect(report.status == 0, "\(report.stderr)")
         #expect(report.stdout.contains("\(count) of a run imported without its count of events"), "\(report.stdout.prefix(300))")
+        // Launches are picked by their events, which an imported run has not: no answer, said so
+        // (a version it never held read "0 findings", exit 0).
+        for filter in [["--app-version", "9.9.9"], ["--app", "com.example.news"]] {
+            Mistake.expectOneLine(
+                try CLI.run(["report", "--db", database] + filter), status: 3,
+                containing: "nothing to report: --app and --app-version select launches by their events, and \(database) holds none")
+        }
         let bad = try Spark.process(CLI.executable.path, ["import-findings", "-", "--db", database], stdin: OutputFilesTests.stream)
         #expect(bad.status == 2 && bad.stderr.hasPrefix("error: stdin:1: not a finding"), "\(bad.stderr)")
     }

@@ -66,12 +66,22 @@ struct ReportCommand: ParsableCommand {
                 }
                 throw CommandFailure.nothingToCheck("no check has been run on \(database.path): run `lifeline check\(database.argument)` first")
             }
+            // --app and --app-version pick launches by their events: a store without the app's (or
+            // without any: a run imported with its totals but not its events) has nothing to
+            // report for them, and said "0 findings in N events", exit 0.
+            if apps.selection.isSet {
+                if try CommandFailure.reading({ try !store.holdsEvents(device: nil) }) {
+                    throw CommandFailure.nothingToCheck(
+                        "--app and --app-version select launches by their events, and \(database.path) holds none "
+                            + "(its run was imported with import-findings): report without them, or ingest the logs and run `lifeline check`")
+                }
+                if try CommandFailure.reading({ try !store.holdsEvents(app: apps.app, appVersion: apps.appVersion) }) {
+                    throw database.nothingOf(apps.selection)
+                }
+            }
             // A run imported without its totals (a file of `check --stdin`) counted no events:
             // its findings are still the answer.
             guard summary.events > 0 || summary.findings > 0 else {
-                if apps.selection.isSet, try CommandFailure.reading({ try !store.holdsEvents(app: apps.app, appVersion: apps.appVersion) }) {
-                    throw database.nothingOf(apps.selection)
-                }
                 let narrowed = time.since != nil || time.until != nil || apps.selection.isSet
                 throw CommandFailure.nothingToCheck(narrowed
                     ? "no events or findings in \(database.path) match the window and filters given"
