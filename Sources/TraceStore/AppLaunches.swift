@@ -88,4 +88,10 @@ extension Store {
     public func hasRuns() throws -> Bool {
         try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM runs)") ?? false }
     }
+
+    /// Whether the derived tables hold a launch: a run imported with `import-findings` derives
+    /// none, and empties those of the check before it.
+    public func hasDerivedLaunches() throws -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM launches)") ?? false }
+    }
 }

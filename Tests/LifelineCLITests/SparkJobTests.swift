@@ -108,6 +108,23 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.hasPrefix("error: stdin:1: not a finding"), "\(bad.stderr)")
     }
 
+    /// Findings imported into a store that holds events empty its derived tables (they are of
+    /// another replay): the import says so, and a canned query that reads them says why its
+    /// answer is empty (it answered nothing, without a word).
+    @Test func importingIntoAStoreWithEventsSaysTheDerivedTablesWereEmptied() throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = directory.appendingPathComponent("r.db").path
+        #expect(try CLI.run(["check", "--quiet", "--db", database, CLI.root.appendingPathComponent("traces").path]).status == 0)
+        let findings = directory.appendingPathComponent("f.jsonl")
+        let stream = try Spark.process(CLI.executable.path, ["check", "--stdin", "--quiet"], stdin: OutputFilesTests.stream)
+        try stream.stdout.write(to: findings, atomically: true, encoding: .utf8)
+        let imported = try CLI.run(["import-findings", findings.path, "--db", database])
+        #expect(imported.status == 0 && imported.stderr.contains("note: the derived tables (launches, intervals, tasks, requests) of \(database) were emptied"),
+                "\(imported.stderr)")
+        let query = try CLI.run(["query", "missed-completions", "--db", database], in: CLI.root)
+        #expect(query.status == 0 && query.stderr.contains("the derived tables of \(database) are empty: its latest run was imported"), "\(query.stderr)")
+    }
+
     /// A list of paths with Windows line endings, blank lines among them, gives the same records
     /// as the paths named on the command line (it was read as one path holding every line).
     @Test func aListOfPathsWithCRLFEndingsIsReadLineByLine() throws {

@@ -58,6 +58,13 @@ struct ImportFindingsCommand: ParsableCommand {
                 throw CommandFailure.unreadable("\(error)")
             }
             print("Imported \(count.counted("finding")) from \(files == ["-"] ? "standard input" : files.count.counted("file")) into \(store.path) (\(totals.events.counted("event")) of \(totals.devices.counted("device")) replayed)")
+            // The derived tables of a check before are not of these findings: they were emptied,
+            // and the canned queries that read them answer nothing until a check derives them.
+            if try CommandFailure.reading({ try store.holdsEvents(device: nil) }) {
+                Terminal.printError(
+                    "note: the derived tables (launches, intervals, tasks, requests) of \(store.path) were emptied, as they are not of "
+                        + "these findings; `lifeline check\(database.argument)` derives them again, and replaces these findings with its own")
+            }
         }
     }
 }

@@ -130,6 +130,12 @@ struct QueryCommand: ParsableCommand {
         if readsCheck, try !store.hasRuns() {
             return "no check has been run on \(path), so `findings` and the derived tables are empty: run `lifeline check\(database.argument)` first"
         }
+        let readsDerived = (try? resolvedQuery().sql.range(
+            of: #"\b(launches|intervals|tasks|requests)\b"#, options: [.regularExpression, .caseInsensitive])) != nil
+        if readsDerived, try !store.hasDerivedLaunches() {
+            return "the derived tables of \(path) are empty: its latest run was imported with import-findings, which derives none; "
+                + "`lifeline check\(database.argument)` derives them again (and replaces the imported findings with its own)"
+        }
         return nil
     }
 
