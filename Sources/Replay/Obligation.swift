@@ -54,6 +54,10 @@ public struct Obligation: Sendable {
         public let budgetSeconds: Double?
         /// How the launch ended, for a discharge that never came.
         public let ending: LaunchEnding?
+
+        /// ``seconds`` and ``budgetSeconds`` as one sentence writes them: with enough decimals to
+        /// read differently when they differ (``SecondsText/seconds(_:against:)``).
+        public var secondsTexts: (measured: String, budget: String) { SecondsText.seconds(seconds, against: budgetSeconds) }
     }
 
     public var opens: EventKind

@@ -32,6 +32,18 @@ public enum SecondsText {
         return number(value, decimals: decimals, trimmed: trimmed) + " s"
     }
 
+    /// A measured duration and the budget it is told against, for one sentence: one decimal each,
+    /// or as many more (up to 6) as it takes for a measure that differs from its budget to read
+    /// differently — "30.001 s after delivery; its time is 30.000 s", not "30.0 s … 30.0 s", which
+    /// read as no breach at all.
+    public static func seconds(_ measured: Double?, against budget: Double?) -> (measured: String, budget: String) {
+        var decimals = 1
+        if let measured, let budget, measured != budget {
+            while decimals < 6, number(measured, decimals: decimals) == number(budget, decimals: decimals) { decimals += 1 }
+        }
+        return (seconds(measured, decimals: decimals), seconds(budget, decimals: decimals))
+    }
+
     /// A long duration for a sentence, in hours with at most one decimal: `31 h`, `24.5 h`
     /// (`? h` for a duration not measured).
     public static func hours(_ seconds: Double?) -> String {

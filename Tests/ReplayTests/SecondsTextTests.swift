@@ -3,6 +3,16 @@ import Testing
 import TraceModel
 
 @Suite struct SecondsTextTests {
+    /// A measure just over its budget read the same as the budget ("30.0 s after delivery; its time
+    /// is 30.0 s"): the pair gets the decimals that tell them apart.
+    @Test func aMeasureAndItsBudgetReadDifferentlyWhenTheyDiffer() {
+        #expect(SecondsText.seconds(30.001, against: 30) == ("30.001 s", "30.000 s"))
+        #expect(SecondsText.seconds(33.7, against: 30) == ("33.7 s", "30.0 s"))
+        #expect(SecondsText.seconds(30, against: 30) == ("30.0 s", "30.0 s"))
+        #expect(SecondsText.seconds(30.0000001, against: 30) == ("30.000000 s", "30.000000 s"), "six decimals at most")
+        #expect(SecondsText.seconds(nil, against: 30) == ("? s", "30.0 s"))
+    }
+
     @Test func ordinaryDurationsReadAsBefore() {
         #expect(SecondsText.seconds(41.25) == "41.3 s")
         #expect(SecondsText.seconds(0) == "0.0 s")

@@ -15,13 +15,13 @@ extension Obligation {
         },
         overrun: [
             .refreshTask: Report(.bgtaskRefreshOverrun) { breach in
-                "BGAppRefreshTask \(breach.opening?.identifier ?? "?") ran \(SecondsText.seconds(breach.seconds)); the "
-                    + "budget is \(SecondsText.seconds(breach.budgetSeconds)). Call setTaskCompleted(success:) before "
+                "BGAppRefreshTask \(breach.opening?.identifier ?? "?") ran \(breach.secondsTexts.measured); the "
+                    + "budget is \(breach.secondsTexts.budget). Call setTaskCompleted(success:) before "
                     + "the budget ends or the system terminates the app."
             },
             .processingTask: Report(.bgtaskProcessingOverrun) { breach in
-                "BGProcessingTask \(breach.opening?.identifier ?? "?") ran \(SecondsText.seconds(breach.seconds)); the "
-                    + "budget is \(SecondsText.seconds(breach.budgetSeconds)) (Lifeline's value: Apple documents only "
+                "BGProcessingTask \(breach.opening?.identifier ?? "?") ran \(breach.secondsTexts.measured); the "
+                    + "budget is \(breach.secondsTexts.budget) (Lifeline's value: Apple documents only "
                     + "\"several minutes\"). Checkpoint the work and call setTaskCompleted(success:) sooner, or "
                     + "the system may terminate the app."
             },
@@ -29,8 +29,8 @@ extension Obligation {
         expired: Report(.bgtaskExpired) { breach in
             let task = BGTaskBudget.describe(breach.opening)
             if breach.at.kind == .bgtaskComplete {
-                return "Task \(task) was completed \(SecondsText.seconds(breach.seconds)) after its expiration handler "
-                    + "ran; the grace is \(SecondsText.seconds(breach.budgetSeconds)). Call "
+                return "Task \(task) was completed \(breach.secondsTexts.measured) after its expiration handler "
+                    + "ran; the grace is \(breach.secondsTexts.budget). Call "
                     + "setTaskCompleted(success: false) from the expiration handler itself."
             }
             return "The expiration handler of task \(task) ran and the task was still not completed "

@@ -16,16 +16,16 @@ extension Obligation {
         overrun: [
             .backgroundTime: Report(.backgroundTaskOverrun) { breach in
                 "Background task \(breach.opening?.task ?? 0)\(WorkText.name(of: breach.opening)) ended "
-                    + "\(SecondsText.seconds(breach.seconds)) after the app entered the background; its background "
-                    + "time was \(SecondsText.seconds(breach.budgetSeconds)). Finish sooner or end the task when "
+                    + "\(breach.secondsTexts.measured) after the app entered the background; its background "
+                    + "time was \(breach.secondsTexts.budget). Finish sooner or end the task when "
                     + "backgroundTimeRemaining runs low, or the system terminates the app."
             }
         ],
         expired: Report(.backgroundTaskExpired) { breach in
             let task = "\(breach.opening?.task ?? 0)\(WorkText.name(of: breach.opening))"
             if breach.at.kind == .endBackgroundTask {
-                return "Background task \(task) was ended \(SecondsText.seconds(breach.seconds)) after its expiration "
-                    + "handler ran; the grace is \(SecondsText.seconds(breach.budgetSeconds)). Call "
+                return "Background task \(task) was ended \(breach.secondsTexts.measured) after its expiration "
+                    + "handler ran; the grace is \(breach.secondsTexts.budget). Call "
                     + "endBackgroundTask(_:) from the expiration handler itself."
             }
             return "The expiration handler of background task \(task) ran and the task was still not ended "

@@ -36,8 +36,8 @@ extension Obligation {
             },
             overrun: [
                 budget: Report(overrun.rule) { breach in
-                    "The \(handler) call \(breach.opening?.call ?? "?") came \(SecondsText.seconds(breach.seconds)) "
-                        + "after delivery; the budget is \(SecondsText.seconds(breach.budgetSeconds)). " + overrun.advice
+                    "The \(handler) call \(breach.opening?.call ?? "?") came \(breach.secondsTexts.measured) "
+                        + "after delivery; the budget is \(breach.secondsTexts.budget). " + overrun.advice
                 }
             ],
             repeated: Report(repeated.rule) { breach in
@@ -69,8 +69,8 @@ extension Obligation {
         overrun: [
             .nseCompletion: Report(.nseOverrun) { breach in
                 "The notification service extension called the content handler of call "
-                    + "\(breach.opening?.call ?? "?") \(SecondsText.seconds(breach.seconds)) after delivery; its "
-                    + "time is \(SecondsText.seconds(breach.budgetSeconds)). Deliver sooner, or from "
+                    + "\(breach.opening?.call ?? "?") \(breach.secondsTexts.measured) after delivery; its "
+                    + "time is \(breach.secondsTexts.budget). Deliver sooner, or from "
                     + "serviceExtensionTimeWillExpire()."
             }
         ])
