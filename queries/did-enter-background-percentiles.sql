@@ -30,15 +30,17 @@ ranked AS (
     WHERE outcome = 'returned'
 )
 -- The nearest-rank percentile: the smallest value with at least p% of the calls at or below it.
-SELECT r.app_version,
-       r.os,
-       r.calls,
+-- Every version and OS with a call is a row, those whose every call was cut off too (no returned
+-- call to rank: calls 0, the percentiles empty, and the calls over budget counted).
+SELECT o.app_version,
+       o.os,
+       coalesce(max(r.calls), 0) AS calls,
        round(min(CASE WHEN r.position >= ceil(0.50 * r.calls) THEN r.seconds END), 3) AS p50,
        round(min(CASE WHEN r.position >= ceil(0.95 * r.calls) THEN r.seconds END), 3) AS p95,
        round(min(CASE WHEN r.position >= ceil(0.99 * r.calls) THEN r.seconds END), 3) AS p99,
        round(max(r.seconds), 3) AS max,
        o.over_budget
-FROM ranked r
-JOIN over o ON o.app_version IS r.app_version AND o.os IS r.os
-GROUP BY r.app_version, r.os
-ORDER BY p95 DESC, r.app_version, r.os;
+FROM over o
+LEFT JOIN ranked r ON r.app_version IS o.app_version AND r.os IS o.os
+GROUP BY o.app_version, o.os
+ORDER BY p95 DESC, o.app_version, o.os;
