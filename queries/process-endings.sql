@@ -11,13 +11,15 @@
 --   devices     on how many distinct devices
 --   share       percentage of all processes
 --   explained   of them, how many a finding explains (termination-explained: what the app did wrong)
---   median_life median seconds from the process's first event to its end
+--   median_life median seconds from the process's first event to its end: its foreground, background and suspended seconds, by `mono` where logged (a wall clock set back inside a launch made it negative)
 WITH scoped AS (
     SELECT * FROM launches l WHERE (:app IS NULL OR l.app = :app) AND (:app_version IS NULL OR l.app_version = :app_version)
 ),
 ended AS (
-    SELECT ended, end_reason, end_state, device, explained_by, (last_ts - first_ts) / 1e6 AS life,
-           row_number() OVER (PARTITION BY ended, end_reason, end_state ORDER BY last_ts - first_ts) AS position,
+    SELECT ended, end_reason, end_state, device, explained_by,
+           foreground_seconds + background_seconds + suspended_seconds AS life,
+           row_number() OVER (PARTITION BY ended, end_reason, end_state
+                              ORDER BY foreground_seconds + background_seconds + suspended_seconds) AS position,
            count(*) OVER (PARTITION BY ended, end_reason, end_state) AS launches
     FROM scoped
 )
