@@ -70,7 +70,7 @@ public enum TimestampParser {
 
     /// The times the text form can write, 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z.
     /// A number of epoch seconds beyond them is no time a device logged — most likely a count of
-    /// milliseconds, which as seconds reads as the year 57,000 and makes every duration a thousand
+    /// milliseconds, which as seconds reads as the year 58,000 and makes every duration a thousand
     /// times too long — so ``EventDecoder`` refuses it as a `bad-ts`.
     public static let writableRange = Timestamp(microseconds: CivilDate.days(year: 0, month: 1, day: 1) * 86_400_000_000)
         ... Timestamp(microseconds: CivilDate.days(year: 10_000, month: 1, day: 1) * 86_400_000_000 - 1)

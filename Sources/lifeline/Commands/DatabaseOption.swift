@@ -62,6 +62,13 @@ extension DatabaseOption {
                 + CommandFailure.checkTheDates)
     }
 
+    /// The device has events, but `--launch` names none of them (`narrowed`: in the window or of
+    /// the app given).
+    func nothingOf(launch: String, device: String, narrowed: Bool = false) -> CommandFailure {
+        .nothingToCheck("no events of launch \(ShownValue.shown(launch)) on device \(ShownValue.shown(device)) in \(path)"
+            + (narrowed ? " in that window or of that app" : ""))
+    }
+
     /// No event was there to replay: the devices asked for (or the whole file) hold none.
     func nothingToCheck(devices: [String], inWindow: Bool) -> CommandFailure {
         guard !devices.isEmpty else {

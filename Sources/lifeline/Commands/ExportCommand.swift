@@ -68,7 +68,7 @@ struct ExportCommand: ParsableCommand {
                 throw CommandFailure.unreadable("\(error)")
             }
             guard shown > 0 else {
-                if let launch { throw CommandFailure.nothingToCheck("no events of launch \(ShownValue.shown(launch)) on device \(ShownValue.shown(device)) in \(database.path)") }
+                if let launch { throw database.nothingOf(launch: launch, device: device) }
                 if options.apps.isSet, count.events > 0 { throw database.nothingOf(options.apps, devices: [device]) }
                 throw database.nothingToCheck(devices: [device], inWindow: false)
             }

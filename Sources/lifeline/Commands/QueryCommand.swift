@@ -98,7 +98,7 @@ struct QueryCommand: ParsableCommand {
                 }
             }
             print(result.rendered(QueryFormat(rawValue: format.rawValue) ?? .table, width: width == 0 ? .max : width), terminator: "")
-            if result.rows.isEmpty, let note = try CommandFailure.reading({ try emptyAnswerNote(store, values) }) { Terminal.printError("note: " + note) }
+            if result.rows.isEmpty, let note = try CommandFailure.reading({ try emptyAnswerNote(store, values, sql: resolved.sql) }) { Terminal.printError("note: " + note) }
         }
     }
 
@@ -113,7 +113,7 @@ struct QueryCommand: ParsableCommand {
     /// Why an answer is empty, when the store says so plainly: it holds no events, none of the
     /// device, app or version given, or no check has been run and the query reads what a check
     /// writes.
-    private func emptyAnswerNote(_ store: Store, _ values: [String: String]) throws -> String? {
+    private func emptyAnswerNote(_ store: Store, _ values: [String: String], sql: String) throws -> String? {
         let path = database.path
         guard try store.holdsEvents(device: nil) else {
             return "\(path) holds no events: ingest logs first with `lifeline ingest\(database.argument) PATH…`"
@@ -125,14 +125,13 @@ struct QueryCommand: ParsableCommand {
         if apps.isSet, try !store.holdsEvents(app: apps.app, appVersion: apps.version) {
             return "no events of \(apps) in \(path), so the answer is empty; `lifeline query apps\(database.argument)` lists the apps and versions it holds"
         }
-        let readsCheck = (try? resolvedQuery().sql.range(
-            of: #"\b(findings|launches|intervals|tasks|requests|runs)\b"#, options: [.regularExpression, .caseInsensitive])) != nil
-        if readsCheck, try !store.hasRuns() {
+        func reads(_ tables: String) -> Bool {
+            sql.range(of: #"\b("# + tables + #")\b"#, options: [.regularExpression, .caseInsensitive]) != nil
+        }
+        if reads("findings|launches|intervals|tasks|requests|runs"), try !store.hasRuns() {
             return "no check has been run on \(path), so `findings` and the derived tables are empty: run `lifeline check\(database.argument)` first"
         }
-        let readsDerived = (try? resolvedQuery().sql.range(
-            of: #"\b(launches|intervals|tasks|requests)\b"#, options: [.regularExpression, .caseInsensitive])) != nil
-        if readsDerived, try !store.hasDerivedLaunches() {
+        if reads("launches|intervals|tasks|requests"), try !store.hasDerivedLaunches() {
             return "the derived tables of \(path) are empty: its latest run was imported with import-findings, which derives none; "
                 + "`lifeline check\(database.argument)` derives them again (and replaces the imported findings with its own)"
         }

@@ -75,9 +75,7 @@ struct TimelineCommand: ParsableCommand {
             }
             guard shown == 0 else { return }
             if let launch, count.shown > 0 {
-                throw CommandFailure.nothingToCheck(
-                    "no events of launch \(ShownValue.shown(launch)) on device \(ShownValue.shown(device)) in \(database.path)"
-                        + (time.isSet || options.apps.isSet ? " in that window or of that app" : ""))
+                throw database.nothingOf(launch: launch, device: device, narrowed: time.isSet || options.apps.isSet)
             }
             if options.apps.isSet, count.events > 0 {
                 throw database.nothingOf(options.apps, devices: [device], inWindow: count.appLaunches > 0)
