@@ -28,6 +28,15 @@ import Testing
         let timeline = try CLI.run(["timeline", "H", "--db", database])
         #expect(timeline.status == 0, "\(timeline.stderr)")
         #expect(timeline.stdout.contains("didEnterBackground"))
+        // The export places events by `mono` from the launch's first: a jump of 10¹⁶ s, and an
+        // infinite one, must neither trap nor write a time JSON cannot hold.
+        let export = try CLI.run(["export", "H", "--db", database])
+        #expect(export.status == 0, "\(export.stderr)")
+        let trace = try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any]
+        #expect((trace?["traceEvents"] as? [[String: Any]])?.isEmpty == false)
+        // A launch id that would drive the terminal is named escaped.
+        let launch = try CLI.run(["timeline", "H", "--db", database, "--launch", "L\u{1B}[2J"])
+        #expect(launch.status == 3 && !launch.stderr.contains("\u{1B}") && launch.stderr.contains("no events of launch"), "\(launch.stderr)")
     }
 
     @Test func aStreamHoldingThemChecksWithoutATrap() throws {
