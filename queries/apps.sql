@@ -8,22 +8,15 @@
 --   events       events of those launches
 --   first_seen   the earliest event of those launches, UTC
 --   last_seen    the latest event of those launches, UTC
-WITH launched AS (
-    -- Each launch with the envelope of its first event (its row with the lowest id).
-    SELECT l.device_id, l.events, l.first_ts, l.last_ts,
-           (SELECT e.context_id FROM event_rows e
-            WHERE e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
-            ORDER BY e.id LIMIT 1) AS context_id
-    FROM launch_rows l
-)
+-- A launch's row names the context of its first event (launch_rows.context_id).
 SELECT c.app,
        c.app_version,
-       count(DISTINCT x.device_id) AS devices,
+       count(DISTINCT l.device_id) AS devices,
        count(*) AS launches,
-       sum(x.events) AS events,
-       datetime(min(x.first_ts) / 1000000, 'unixepoch') AS first_seen,
-       datetime(max(x.last_ts) / 1000000, 'unixepoch') AS last_seen
-FROM launched x
-JOIN contexts c ON c.id = x.context_id
+       sum(l.events) AS events,
+       datetime(min(l.first_ts) / 1000000, 'unixepoch') AS first_seen,
+       datetime(max(l.last_ts) / 1000000, 'unixepoch') AS last_seen
+FROM launch_rows l
+JOIN contexts c ON c.id = l.context_id
 GROUP BY c.app, c.app_version
 ORDER BY c.app, c.app_version;

@@ -30,9 +30,7 @@ extension Store {
                     SELECT d.name, l.name
                     FROM launch_rows l
                     JOIN devices d ON d.id = l.device_id
-                    JOIN contexts c ON c.id = (SELECT e.context_id FROM event_rows e
-                                               WHERE e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
-                                               ORDER BY e.id LIMIT 1)
+                    JOIN contexts c ON c.id = l.context_id
                     WHERE (?1 IS NULL OR c.app = ?1) AND (?2 IS NULL OR c.app_version = ?2) \(filter)
                     ORDER BY d.name, l.first_ts, l.id
                     """)

@@ -104,8 +104,8 @@ final class LaunchDirectory {
         indexed.removeAll()
     }
 
-    /// Writes the totals of every launch touched since the last flush, and the pack of the events
-    /// it added.
+    /// Writes the totals of every launch touched since the last flush, its envelope (``LaunchEnvelope``),
+    /// and the pack of the events it added.
     ///
     /// Bound by position through ``ExactStatement``: GRDB's named arguments build a dictionary
     /// per row, which cost half of each update (a batch touches every launch of its
@@ -114,7 +114,8 @@ final class LaunchDirectory {
         let statement = try db.cachedStatement(sql: """
             UPDATE launch_rows SET first_ts = min(coalesce(first_ts, ?1), ?1),
                 last_ts = max(coalesce(last_ts, ?2), ?2),
-                events = events + ?3, unsequenced = max(unsequenced, ?4)
+                events = events + ?3, unsequenced = max(unsequenced, ?4),
+                context_id = \(LaunchEnvelope.firstContext(of: "?5"))
             WHERE id = ?5
             """)
         let packStatement = try db.cachedStatement(sql: "INSERT INTO event_packs (launch_id, events, packed) VALUES (?, ?, ?)")

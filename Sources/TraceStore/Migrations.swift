@@ -14,6 +14,7 @@ enum Migrations {
         migrator.registerMigration("v7: findings' factors", migrate: addFindingFactors)
         migrator.registerMigration("v8: derived tables", migrate: DerivedTables.create)
         migrator.registerMigration("v9: events packed per launch", migrate: createEventPacks)
+        migrator.registerMigration(LaunchEnvelope.migrationIdentifier, migrate: LaunchEnvelope.migrate)
         return migrator
     }
 

@@ -128,3 +128,36 @@ func shellOutput(_ command: String) throws -> String {
     process.waitUntilExit()
     return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
+
+/// A launch's envelope is its first line's, whichever upload brings that line: the `events` view
+/// gives it to the lines that leave it out.
+@Suite struct LaunchEnvelopeIngestTests {
+    private static func line(seq: Int, event: String, envelope: Bool) -> String {
+        let fields = envelope ? #","app":"com.example.news","app_version":"5.12.0","os":"18.1""# : ""
+        return #"{"ts":"2026-11-21T08:00:0\#(seq).000Z","device":"D1","launch":"L1","seq":\#(seq),"event":"\#(event)"\#(fields)}"#
+    }
+
+    @Test func aLaterUploadWithTheFirstLineLendsItsEnvelopeToTheLinesStoredBefore() throws {
+        let workspace = try Workspace()
+        let store = try workspace.store()
+        let later = try workspace.write("later.jsonl", lines: [
+            Self.line(seq: 3, event: "suspend", envelope: false), Self.line(seq: 4, event: "terminate", envelope: false),
+        ])
+        _ = Ingestor(store: store).ingest([later])
+        let before = try store.read { try String?.fetchAll($0, sql: "SELECT app FROM events ORDER BY seq") }
+        #expect(before == [nil, nil])
+
+        let first = try workspace.write("first.jsonl", lines: [
+            Self.line(seq: 0, event: "launch", envelope: true), Self.line(seq: 1, event: "didEnterBackground", envelope: false),
+        ])
+        _ = Ingestor(store: store).ingest([first])
+        let rows = try store.read { try Row.fetchAll($0, sql: "SELECT seq, app, app_version, os FROM events ORDER BY seq") }
+        #expect(rows.map { $0["seq"] as Int } == [0, 1, 3, 4])
+        #expect(rows.map { $0["app_version"] as String? } == Array(repeating: "5.12.0", count: 4))
+        #expect(rows.map { $0["os"] as String? } == Array(repeating: "18.1", count: 4))
+        let terminations = try store.read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM events WHERE event = 'terminate' AND app = 'com.example.news'")
+        }
+        #expect(terminations == 1)
+    }
+}

@@ -115,8 +115,7 @@ public struct FleetSummaryBuilder {
             FROM findings f
             LEFT JOIN devices d ON d.name = f.device
             LEFT JOIN launch_rows l ON l.device_id = d.id AND l.name = f.launch
-            LEFT JOIN event_rows e ON e.id = (SELECT min(id) FROM event_rows WHERE id >= (l.id << 32) AND id < ((l.id + 1) << 32))
-            LEFT JOIN contexts c ON c.id = e.context_id
+            LEFT JOIN contexts c ON c.id = l.context_id
             WHERE f.ts >= :since AND f.ts < :until AND (:app = '' OR c.app = :app) AND (:version = '' OR c.app_version = :version)
         )
 

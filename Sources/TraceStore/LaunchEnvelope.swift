@@ -1,0 +1,55 @@
+import GRDB
+
+/// A launch's envelope — its app, app version, OS, model and process — is its first event's:
+/// the one with the lowest row id, which is its lowest `seq` (or, without `seq`, its first line
+/// stored). It is the envelope the replay quotes for the launch, and the one the `events` view
+/// gives a line that leaves a field out: a team may log the envelope on the `launch` line only, as
+/// nothing in it can change within one process, and a question by version or OS must still count
+/// that launch's other lines.
+///
+/// `launch_rows.context_id` holds it, set again by every ingest transaction that adds to the
+/// launch (a later upload may bring a lower `seq`) and by a change made by hand to its events.
+enum LaunchEnvelope {
+    /// The `contexts` id of the first event of the launch whose row id is `launchID`.
+    static func firstContext(of launchID: String) -> String {
+        """
+        (SELECT e.context_id FROM event_rows e
+         WHERE e.id >= (\(launchID) << 32) AND e.id < ((\(launchID) + 1) << 32)
+         ORDER BY e.id LIMIT 1)
+        """
+    }
+
+    /// An envelope column of the `events` view: the event's own value, else its launch's.
+    private static func column(_ name: String) -> String {
+        "coalesce(c.\(name), (SELECT lc.\(name) FROM contexts lc WHERE lc.id = l.context_id)) AS \(name)"
+    }
+
+    static let migrationIdentifier = "v10: a launch's envelope for the lines that leave it out"
+
+    /// Migration v10: `launch_rows.context_id`, filled for the launches stored before, the triggers
+    /// that keep it right after a change by hand, and the `events` view that reads it.
+    static func migrate(_ db: Database) throws {
+        let columns = ["app", "app_version", "os", "model", "process"].map(column).joined(separator: ",\n       ")
+        try db.execute(sql: """
+            ALTER TABLE launch_rows ADD COLUMN context_id INTEGER;
+            UPDATE launch_rows SET context_id = \(firstContext(of: "launch_rows.id"));
+            CREATE TRIGGER event_rows_deleted_envelope AFTER DELETE ON event_rows BEGIN
+                UPDATE launch_rows SET context_id = \(firstContext(of: "launch_rows.id")) WHERE id = old.id >> 32;
+            END;
+            CREATE TRIGGER event_rows_updated_envelope AFTER UPDATE OF id, context_id ON event_rows BEGIN
+                UPDATE launch_rows SET context_id = \(firstContext(of: "launch_rows.id"))
+                WHERE id IN (old.id >> 32, new.id >> 32);
+            END;
+            DROP VIEW events;
+            CREATE VIEW events AS
+            SELECT e.id, d.name AS device, l.name AS launch, e.seq, e.ts, e.mono, e.event,
+                   \(columns),
+                   e.phase, e.reason, e.cause, e.task, e.identifier, e.call, e.success, e.result,
+                   e.attrs, e.file_id, e.line
+            FROM event_rows e
+            JOIN launch_rows l ON l.id = (e.id >> 32) AND e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
+            JOIN devices d ON d.id = l.device_id
+            JOIN contexts c ON c.id = e.context_id;
+            """)
+    }
+}
