@@ -17,6 +17,8 @@ public final class LaunchState {
     public let serial: UInt32
     /// The `process` of its first event: nil or `"app"` for the app, `"extension:…"` otherwise.
     public let process: String?
+    /// The `app` (bundle id) of its first event.
+    public let app: String?
     /// True for an app extension process (`process` = `extension:…`). Stored, not computed:
     /// the replay asks it for every event.
     public let isExtension: Bool
@@ -110,6 +112,7 @@ public final class LaunchState {
         launch = header.launch
         self.serial = serial
         process = header.process
+        app = header.app
         isExtension = header.process?.hasPrefix("extension:") ?? false
         firstEvent = first
         lastEvent = first

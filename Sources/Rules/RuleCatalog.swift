@@ -7,8 +7,8 @@ import Replay
 public enum RuleCatalog {
     public static let standard = RuleBook(
         LifecycleRules.blueprints + WorkRules.blueprints
-            + [SharedResourceCheck.blueprint, SimulatedLaunchCheck.blueprint, OpenWorkCheck.blueprint,
-               TerminationRules.blueprint])
+            + [SharedResourceCheck.blueprint, SimulatedLaunchCheck.blueprint, DeviceSharedByAppsCheck.blueprint,
+               OpenWorkCheck.blueprint, TerminationRules.blueprint])
 
     /// Every rule, in catalog order.
     public static var rules: [Rule] { standard.rules }
