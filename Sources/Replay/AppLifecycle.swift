@@ -40,6 +40,10 @@ public struct AppLifecycle: Sendable {
     public private(set) var backgroundSince: ReplayEvent?
     /// The latest `backgroundTimeRemaining` reading of the current background period.
     public private(set) var lastTimeRemaining: ReplayEvent?
+    /// The background period the latest `suspend` ended, with its latest `backgroundTimeRemaining`
+    /// reading: work still open at the suspension is measured against it (nil when the app was
+    /// suspended with no background period, which the life cycle reports).
+    public private(set) var suspendedPeriod: (since: ReplayEvent, reading: ReplayEvent?)?
     /// The `suspend` that put the app in the suspended state (kept after a resume, for messages).
     public private(set) var suspendedBy: ReplayEvent?
     /// The launch's `terminate`, once it came.
@@ -353,6 +357,7 @@ public struct AppLifecycle: Sendable {
             }
         case .suspended:
             suspendedBy = event
+            suspendedPeriod = backgroundSince.map { ($0, lastTimeRemaining) }
             backgroundSince = nil
             lastTimeRemaining = nil
             didEnterBackgroundBegin = nil
@@ -388,6 +393,7 @@ public struct AppLifecycle: Sendable {
         } else if kind == .suspend {
             state = .suspended
             suspendedBy = event
+            suspendedPeriod = backgroundSince.map { ($0, lastTimeRemaining) }
             backgroundSince = nil
         } else if kind == .resume {
             state = .background

@@ -48,6 +48,8 @@ public final class LaunchState {
     public var didEnterBackgroundBegin: ReplayEvent? { machine.didEnterBackgroundBegin }
     /// The event that started the current background period (see ``AppLifecycle/backgroundSince``).
     public var backgroundSince: ReplayEvent? { machine.backgroundSince }
+    /// The background period the latest `suspend` ended (see ``AppLifecycle/suspendedPeriod``).
+    public var suspendedPeriod: (since: ReplayEvent, reading: ReplayEvent?)? { machine.suspendedPeriod }
     /// The latest `backgroundTimeRemaining` reading of the current background period.
     public var lastTimeRemaining: ReplayEvent? { machine.lastTimeRemaining }
     /// The `terminate` event, once the process has ended.

@@ -185,10 +185,19 @@ final class ObligationCheck: Check {
         guard budget == .backgroundTime else {
             return (budget, context.seconds(from: item.opening, to: end), context.budgets[budget], [])
         }
-        // Background time runs only in the background, from the start of this background period.
-        guard let since = context.launch.backgroundSince else { return nil }
+        // Background time runs only in the background, from the start of this background period
+        // (at a `suspend`, the period it just ended).
+        let since: ReplayEvent
+        let latestReading: ReplayEvent?
+        if let current = context.launch.backgroundSince {
+            (since, latestReading) = (current, context.launch.lastTimeRemaining)
+        } else if context.launch.state == .suspended, let ended = context.launch.suspendedPeriod {
+            (since, latestReading) = ended
+        } else {
+            return nil
+        }
         let elapsed = context.seconds(from: since, to: end)
-        if let reading = context.launch.lastTimeRemaining, let remaining = reading.backgroundTimeRemaining {
+        if let reading = latestReading, let remaining = reading.backgroundTimeRemaining {
             return (budget, elapsed, context.seconds(from: since, to: reading) + remaining, [since, reading])
         }
         return (budget, elapsed, context.budgets[.backgroundTime], [since])

@@ -243,6 +243,9 @@ import TraceModel
         // Measured against the background time from the start of the background period.
         #expect(tasks[0].budget == nil && tasks[0].overBudget == nil)
         #expect(tasks[2].budget == "background-time" && tasks[2].measured == 35 && tasks[2].overBudget == true)
+        // The task still open at the suspend is measured to it, against the period the suspend ended.
+        #expect(tasks[3].budget == "background-time" && tasks[3].budgetSeconds == 30)
+        #expect(tasks[3].measured == 37 && tasks[3].overBudget == true)
         // Each finding a task caused is named by its number in the replay's findings.
         for task in tasks {
             guard let number = task.findingNumber else { continue }
@@ -252,6 +255,28 @@ import TraceModel
         #expect(tasks[2].findingRule == "background-task-expired")
         #expect(tasks[3].findingRule == "background-task-not-ended")
         #expect(tasks[0].findingNumber == nil && tasks[1].findingNumber == nil)
+    }
+
+    /// A `backgroundTimeRemaining` reading sets the budget of the work still open at the suspend:
+    /// the time the period had spent at the reading, plus what the reading said remained.
+    @Test func workOpenAtASuspendIsMeasuredAgainstTheLatestReadingOfItsPeriod() throws {
+        let replayed = try Self.replay("""
+            {"ts":0,"seq":0,"event":"launch","reason":"user"}
+            {"ts":0.3,"seq":1,"event":"didFinishLaunching","phase":"begin"}
+            {"ts":0.4,"seq":2,"event":"didFinishLaunching","phase":"end"}
+            {"ts":1,"seq":3,"event":"didBecomeActive"}
+            {"ts":2,"seq":4,"event":"beginBackgroundTask","task":1,"name":"save"}
+            {"ts":9,"seq":5,"event":"willResignActive"}
+            {"ts":10,"seq":6,"event":"didEnterBackground","phase":"begin"}
+            {"ts":10.2,"seq":7,"event":"didEnterBackground","phase":"end"}
+            {"ts":12,"seq":8,"event":"backgroundTimeRemaining","value":20}
+            {"ts":19,"seq":9,"event":"snapshot"}
+            {"ts":20,"seq":10,"event":"suspend"}
+            """)
+        let task = try #require(replayed.tasks.first)
+        #expect(task.outcome == .neverCompleted && task.seconds == 18)
+        #expect(task.budget == "background-time" && task.budgetSeconds == 22)
+        #expect(task.measured == 10 && task.overBudget == false)
     }
 
     @Test func aBGTaskRunIsMeasuredAgainstItsTypesBudget() throws {
