@@ -147,7 +147,8 @@ public final class DeviceReplayer {
     }
 
     /// Says that the log holding `launch`'s last event was cut short (nil: the device's log,
-    /// so every launch still open when it ends). Call it before the launch ends.
+    /// so every launch still open when it ends): unless the launch ends with its `terminate`, its
+    /// log may have lost lines at its end. Call it before the launch ends.
     public func logWasCutShort(launch: String?) {
         if let launch { cutLaunches.insert(launch) } else { deviceCut = true }
     }
@@ -265,7 +266,10 @@ public final class DeviceReplayer {
         let process = Self.processKind(launch.process)
         if liveByProcess[process] == launch.serial { liveByProcess.removeValue(forKey: process) }
         if case .endOfLog = ending, deviceCut { launch.logCutShort = true }
-        if !cutLaunches.isEmpty, cutLaunches.remove(launch.launch) != nil { launch.logCutShort = true }
+        // A launch that logged its terminate lost nothing at its end, whatever became of its file.
+        if !cutLaunches.isEmpty, cutLaunches.remove(launch.launch) != nil {
+            if case .terminated = ending {} else { launch.logCutShort = true }
+        }
         launch.ended(ending)
         let context = ReplayContext(device: state, launch: launch)
         let dispatch = launch.isExtension ? book.appExtension : book.app

@@ -82,6 +82,28 @@ import TraceModel
         #expect(saidBeforeItsEvents)
     }
 
+    /// Of the launches whose last event lies in the cut file, one that logged its terminate lost
+    /// nothing at its end: only the one still open at the cut is marked.
+    @Test func aLaunchThatLoggedItsTerminateIsNotMarkedCutShort() throws {
+        let workspace = try Workspace()
+        let ended = [
+            #"{"ts":1763711000,"device":"D1","launch":"L0","seq":0,"event":"launch","reason":"user"}"#,
+            #"{"ts":1763711000.1,"device":"D1","launch":"L0","seq":1,"event":"didBecomeActive"}"#,
+            #"{"ts":1763711100,"device":"D1","launch":"L0","seq":2,"event":"terminate","reason":"user"}"#,
+        ]
+        let file = try workspace.zstdCutShort(
+            "logs/cut.jsonl.zst", first: ended + Self.kept,
+            second: (5 ..< 400).map { #"{"ts":1763712002,"device":"D1","launch":"L1","seq":\#($0),"event":"network","reachable":true}"# })
+        let store = try workspace.store()
+        _ = Ingestor(store: store).ingest([file])
+        _ = try Analyzer().check(store: store, options: CheckOptions(), version: "test")
+        let marked = try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT launch, log_cut_short FROM launches ORDER BY first_ts")
+                .map { "\($0["launch"] as String)=\($0["log_cut_short"] as Int)" }
+        }
+        #expect(marked == ["L0=0", "L1=1"])
+    }
+
     @Test func theStreamSaysTheLaunchWasCutShort() throws {
         let workspace = try Workspace()
         let file = try cutFile(in: workspace)
