@@ -1,6 +1,7 @@
 import Foundation
 import Replay
 import Reports
+import Rules
 import TraceDecode
 import TraceModel
 import TraceStore
@@ -157,7 +158,14 @@ public struct FindingImport {
         func refs(_ events: [JSONReport.EventJSON]) throws -> [EventRef] {
             try events.map { EventRef(rowID: nil, seq: $0.seq, name: $0.event, ts: try time($0.ts)) }
         }
+        guard let rule = RuleCatalog.rule(id: json.rule) else {
+            throw fail("unknown rule \(ShownValue.shown(json.rule)): not one of this Lifeline's rules "
+                + "(`lifeline rules` lists them); were the findings written by another version?")
+        }
         guard let category = RuleCategory(rawValue: json.category) else { throw fail("unknown category '\(json.category)'") }
+        guard category == rule.category else {
+            throw fail("rule \(rule.id) is in category \(rule.category.rawValue), not \(ShownValue.shown(json.category))")
+        }
         guard let severity = Severity(rawValue: json.severity) else { throw fail("unknown severity '\(json.severity)'") }
         let factors = try (json.factors ?? []).map { factor in
             guard let kind = Finding.FactorKind(rawValue: factor.kind) else { throw fail("unknown factor '\(factor.kind)'") }
