@@ -6,10 +6,11 @@
 --   app_version  the app's version (CFBundleShortVersionString) as logged, on the event or its launch's first line
 --   os           the iOS release
 --   devices      distinct devices that logged with this version and OS
---   launches     distinct process launches
---   events       events stored
+--   launches     distinct launches of the app
+--   events       events stored of those launches
 --   first_seen   earliest event, UTC
 --   last_seen    latest event, UTC
+-- Counts the app's own processes: the events of its extensions (process extension:…) are left out.
 -- Reads the store's own tables rather than the `events` view: counting each launch's events per
 -- context first, then joining the few groups, takes a third of the time over 5M events.
 SELECT coalesce(c.app_version, lc.app_version) AS app_version,

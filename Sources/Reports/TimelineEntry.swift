@@ -52,9 +52,11 @@ public struct TimelineText {
             event.call.map { "call \($0)" }, event.success.map { $0 ? "success" : "failure" }, event.result,
         ].compactMap { $0 }.joined(separator: " ")
         let seq = event.seq.map { "#\($0)" } ?? "-"
+        // Widths that keep the columns of a launch of a few days aligned ("+259200.000s", "#100000",
+        // "not running"); a longer value still leaves a space after it.
         lines.append(
-            "  \(event.ts)  \(since)  \(seq.padding(5))"
-                + PrintableText.escaped("\(entry.state.padding(12))\(event.name)\(details.isEmpty ? "" : "  \(details)")"))
+            "  \(event.ts)  \(since.rightAligned(12))  \(seq.padding(7))"
+                + PrintableText.escaped("\(entry.state.padding(13))\(event.name)\(details.isEmpty ? "" : "  \(details)")"))
         for finding in entry.findings {
             lines.append("      ▲ \(finding.rule) (\(finding.severity.rawValue)): \(PrintableText.escaped(finding.message))")
         }
@@ -71,5 +73,9 @@ public struct TimelineText {
 extension String {
     fileprivate func padding(_ width: Int) -> String {
         count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+
+    fileprivate func rightAligned(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

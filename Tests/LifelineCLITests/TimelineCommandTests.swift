@@ -17,7 +17,7 @@ import Testing
         let eventLines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  20") }
         #expect(eventLines.count == events)
         #expect(result.stdout.contains("▲ background-task-expired"))
-        #expect(result.stdout.contains("suspended   suspend"))
+        #expect(result.stdout.contains("suspended    suspend"))
     }
 
     @Test func jsonLinesCarryStateAndFindingsAndAWindowNarrowsThem() throws {
