@@ -6,8 +6,7 @@
 --   device           the installation
 --   hour             the UTC hour, as YYYY-MM-DD HH:00
 --   pushes           content-available pushes received that hour
---   most_in_an_hour  the most received within any one hour that ends with a push of this hour: a window that
---                    slides, as the push-rate-limited rule counts, so four pushes across 09:00 count together
+--   most_in_an_hour  the most received within any one hour that ends with a push of this hour (a sliding window, as the push-rate-limited rule counts: four pushes across 09:00 count together)
 --   over_limit       1 when most_in_an_hour is more than 3 (the documented rate), else 0
 -- The window is measured by the wall clock (`ts`); the rule prefers `mono` where both pushes log it.
 WITH pushes AS (
