@@ -3,7 +3,7 @@
 --   app          optional: only the events logged by this app (its bundle id, as --app gives it); every app when left out
 --   app_version  optional: only the events logged by this app version (--app-version); every version when left out
 -- Columns:
---   app_version  the app's version (CFBundleShortVersionString) as logged, on the event or its launch's first line
+--   app_version  the app's version (CFBundleShortVersionString) as its launch's first line logged it (else as the line did)
 --   os           the iOS release
 --   devices      distinct devices that logged with this version and OS
 --   launches     distinct launches of the app
@@ -13,8 +13,8 @@
 -- Counts the app's own processes: the events of its extensions (process extension:…) are left out.
 -- Reads the store's own tables rather than the `events` view: counting each launch's events per
 -- context first, then joining the few groups, takes a third of the time over 5M events.
-SELECT coalesce(c.app_version, lc.app_version) AS app_version,
-       coalesce(c.os, lc.os) AS os,
+SELECT coalesce(lc.app_version, c.app_version) AS app_version,
+       coalesce(lc.os, c.os) AS os,
        count(DISTINCT l.device_id) AS devices,
        count(DISTINCT g.launch_id) AS launches,
        sum(g.events) AS events,
@@ -25,10 +25,10 @@ FROM (SELECT id >> 32 AS launch_id, context_id, count(*) AS events, min(ts) AS f
       GROUP BY launch_id, context_id) AS g
 JOIN contexts c ON c.id = g.context_id
 JOIN launch_rows l ON l.id = g.launch_id
--- A field an event leaves out is its launch's (the `events` view's rule).
+-- A line's envelope is its launch's first line's, or its own where that leaves a field out (the `events` view's rule).
 LEFT JOIN contexts lc ON lc.id = l.context_id
-WHERE coalesce(c.process, lc.process, 'app') = 'app'
-  AND (:app IS NULL OR coalesce(c.app, lc.app) = :app)
-  AND (:app_version IS NULL OR coalesce(c.app_version, lc.app_version) = :app_version)
+WHERE coalesce(lc.process, c.process, 'app') = 'app'
+  AND (:app IS NULL OR coalesce(lc.app, c.app) = :app)
+  AND (:app_version IS NULL OR coalesce(lc.app_version, c.app_version) = :app_version)
 GROUP BY 1, 2
 ORDER BY events DESC;

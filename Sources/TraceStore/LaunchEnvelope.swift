@@ -1,27 +1,34 @@
 import GRDB
 
-/// A launch's envelope — its app, app version, OS, model and process — is its first event's:
-/// the one with the lowest row id, which is its lowest `seq` (or, without `seq`, its first line
-/// stored). It is the envelope the replay quotes for the launch, and the one the `events` view
-/// gives a line that leaves a field out: a team may log the envelope on the `launch` line only, as
-/// nothing in it can change within one process, and a question by version or OS must still count
-/// that launch's other lines.
+/// A launch's envelope — its app, app version, OS, model and process — is its first event's, in
+/// the order the replay reads the launch: its lowest `seq` (its lowest row id), or, for a launch
+/// that logs none (or only counters too large for a row id), its earliest by `seq`, then `ts`,
+/// then the order stored. Nothing in it can change within one process, so a team may log it on
+/// the `launch` line only: it is the envelope `check` quotes for the launch, and the one the
+/// `events` view gives every line of the launch (a line's own value only where the launch's
+/// first line left the field out). So a `terminate` the next process logs on the launch's behalf,
+/// stamped with that process's version, still counts under the version that was killed.
 ///
 /// `launch_rows.context_id` holds it, set again by every ingest transaction that adds to the
-/// launch (a later upload may bring a lower `seq`) and by a change made by hand to its events.
+/// launch (a later upload may bring an earlier line) and by a change made by hand to its events.
 enum LaunchEnvelope {
-    /// The `contexts` id of the first event of the launch whose row id is `launchID`.
+    /// The `contexts` id of the first event of the launch whose row id is `launchID`: the lowest
+    /// sequenced row id (one seek), else the earliest of its rows identified by content.
     static func firstContext(of launchID: String) -> String {
         """
-        (SELECT e.context_id FROM event_rows e
-         WHERE e.id >= (\(launchID) << 32) AND e.id < ((\(launchID) + 1) << 32)
-         ORDER BY e.id LIMIT 1)
+        coalesce(
+            (SELECT e.context_id FROM event_rows e
+             WHERE e.id >= (\(launchID) << 32) AND e.id < (\(launchID) << 32) + \(EventIdentity.sequencedLimit)
+             ORDER BY e.id LIMIT 1),
+            (SELECT e.context_id FROM event_rows e
+             WHERE e.id >= (\(launchID) << 32) + \(EventIdentity.sequencedLimit) AND e.id < ((\(launchID) + 1) << 32)
+             ORDER BY e.seq IS NULL, e.seq, e.ts, e.id LIMIT 1))
         """
     }
 
-    /// An envelope column of the `events` view: the event's own value, else its launch's.
+    /// An envelope column of the `events` view: the launch's value, else the line's own.
     private static func column(_ name: String) -> String {
-        "coalesce(c.\(name), (SELECT lc.\(name) FROM contexts lc WHERE lc.id = l.context_id)) AS \(name)"
+        "coalesce(lc.\(name), c.\(name)) AS \(name)"
     }
 
     static let migrationIdentifier = "v10: a launch's envelope for the lines that leave it out"
@@ -49,7 +56,8 @@ enum LaunchEnvelope {
             FROM event_rows e
             JOIN launch_rows l ON l.id = (e.id >> 32) AND e.id >= (l.id << 32) AND e.id < ((l.id + 1) << 32)
             JOIN devices d ON d.id = l.device_id
-            JOIN contexts c ON c.id = e.context_id;
+            JOIN contexts c ON c.id = e.context_id
+            LEFT JOIN contexts lc ON lc.id = l.context_id;
             """)
     }
 }

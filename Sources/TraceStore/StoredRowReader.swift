@@ -15,7 +15,7 @@ struct StoredRowReader {
     static let largestPackedLaunch = (events: Int64(1 << 16), bytes: 1 << 24)
 
     private enum LaunchColumn {
-        static let device: Int32 = 0, id: Int32 = 1, name: Int32 = 2, events: Int32 = 3
+        static let device: Int32 = 0, id: Int32 = 1, name: Int32 = 2, events: Int32 = 3, context: Int32 = 4
     }
 
     private enum EventColumn {
@@ -53,7 +53,7 @@ struct StoredRowReader {
         launchStatements = try groups.map { names in
             let filter = devices == .all ? "" : "WHERE d.name IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
             let statement = try db.makeStatement(sql: """
-                SELECT d.name, l.id, l.name, l.events
+                SELECT d.name, l.id, l.name, l.events, l.context_id
                 FROM devices d JOIN launch_rows l ON l.device_id = d.id
                 \(filter)
                 ORDER BY d.name, l.first_ts, l.id
@@ -99,12 +99,15 @@ struct StoredRowReader {
                 let device = ExactStatement.text(launches, LaunchColumn.device) ?? ""
                 let name = ExactStatement.text(launches, LaunchColumn.name) ?? ""
                 let expected = sqlite3_column_int64(launches, LaunchColumn.events)
+                // The launch's envelope (``LaunchEnvelope``): its first event's in replay order.
+                let envelope = ExactStatement.integer(launches, LaunchColumn.context)
                 if try readPacks(ofLaunch: id, expecting: expected), let read = try replayPacked(
-                    ofLaunch: id, expecting: expected, device: device, name: name, body, cutShort: cutShort) {
+                    ofLaunch: id, expecting: expected, device: device, name: name, envelope: envelope, body,
+                    cutShort: cutShort) {
                     count += read
                 } else {
                     if try lastFileWasCut(ofLaunch: id) { try cutShort(device, name) }
-                    count += try readRows(ofLaunch: id, device: device, name: name, body)
+                    count += try readRows(ofLaunch: id, device: device, name: name, envelope: envelope, body)
                 }
             }
         }
@@ -138,8 +141,8 @@ struct StoredRowReader {
     /// order, and returns how many; nil, before passing any, if the packs do not decode into that
     /// many events of this launch, each once: the caller then reads the launch's rows.
     private mutating func replayPacked(
-        ofLaunch id: Int64, expecting expected: Int64, device: String, name: String, _ body: (StoredRow) throws -> Void,
-        cutShort: (String, String) throws -> Void
+        ofLaunch id: Int64, expecting expected: Int64, device: String, name: String, envelope: Int64?,
+        _ body: (StoredRow) throws -> Void, cutShort: (String, String) throws -> Void
     ) throws -> Int? {
         let range = EventIdentity.launchStart(id) ..< EventIdentity.launchEnd(id)
         return try packed.withUnsafeBytes { bytes -> Int? in
@@ -171,7 +174,7 @@ struct StoredRowReader {
             }
             if try fileWasCut(ofRow: unpacked[count - 1].rowID) { try cutShort(device, name) }
             let launch = StoredLaunch(
-                id: id, device: device, name: name, firstContextID: unpacked[0].contextID, contexts: contexts)
+                id: id, device: device, name: name, contextID: envelope ?? unpacked[0].contextID, contexts: contexts)
             for index in 0 ..< count { try body(StoredRow(unpacked[index], launch: launch)) }
             return count
         }
@@ -198,8 +201,11 @@ struct StoredRowReader {
     }
 
     /// Reads one launch's event rows (their row ids hold its id in their high 32 bits); the
-    /// launch's context is its first event's (a launch is one process).
-    private func readRows(ofLaunch id: Int64, device: String, name: String, _ body: (StoredRow) throws -> Void) throws -> Int {
+    /// launch's context is `envelope` (its first event's, in replay order: a launch is one process),
+    /// or, where the store does not name it, its first row's.
+    private func readRows(
+        ofLaunch id: Int64, device: String, name: String, envelope: Int64?, _ body: (StoredRow) throws -> Void
+    ) throws -> Int {
         let stmt = events.sqliteStatement
         sqlite3_reset(stmt)
         sqlite3_bind_int64(stmt, 1, EventIdentity.launchStart(id))
@@ -209,7 +215,7 @@ struct StoredRowReader {
         while try Self.step(stmt, reading: "events for replay") {
             let values = Self.values(stmt)
             let current = launch ?? StoredLaunch(
-                id: id, device: device, name: name, firstContextID: values.contextID, contexts: contexts)
+                id: id, device: device, name: name, contextID: envelope ?? values.contextID, contexts: contexts)
             launch = current
             count += 1
             try body(StoredRow(values, launch: current))
