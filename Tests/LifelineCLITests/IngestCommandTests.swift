@@ -10,6 +10,16 @@ import Testing
         #expect(first.stdout.contains("1 truncated"))
         #expect(first.stdout.contains("rejects"))
         #expect(first.stdout.contains("malformed.jsonl"))
+        // Standard error names the bad input: the first five bad lines of a file one by one, then how
+        // many more the rejects table holds, and the cut with its byte range.
+        let errors = first.stderr.split(separator: "\n").map(String.init)
+        let malformed = CLI.root.appendingPathComponent("traces/bad/malformed.jsonl").path
+        #expect(errors.filter { $0.hasPrefix(malformed + ":") }.map { $0.dropFirst(malformed.count + 1).prefix { $0 != ":" } }
+            == ["5", "10", "15", "20", "25", " 2 more rejected lines, in the rejects table of \(database)"])
+        #expect(errors.contains("\(malformed):20: bad-ts: ts \"21/11/2026 10:00\" is not an RFC 3339 date and time"))
+        #expect(errors.contains { $0.hasSuffix("dev-0007-2026-11-21.jsonl.zst: bytes 6522-7092: an unknown number of lines lost: "
+            + "zstd frame starting at byte 6522 cut short at byte 7092: input ended mid-frame") })
+        #expect(errors.count == 7)
 
         let again = try CLI.run(["ingest", "--json", "--db", database, CLI.root.appendingPathComponent("traces").path])
         #expect(again.status == 0)

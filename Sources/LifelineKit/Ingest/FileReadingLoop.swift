@@ -114,7 +114,11 @@ struct FileReadingLoop: Sendable {
                 switch decode(line, with: &decoder, into: &batch) {
                 case .stored: break
                 case .blank: blankLines += 1
-                case .rejected(let reason): report.rejects[reason.rawValue, default: 0] += 1
+                case .rejected(let issue):
+                    report.rejects[issue.reason.rawValue, default: 0] += 1
+                    if report.firstRejects.count < FileReport.rejectsShown {
+                        report.firstRejects.append(FileReport.RejectedAt(line: line.number, issue: issue))
+                    }
                 }
                 batch.throughLine = line.number
                 if batch.events.count >= batchSize {
@@ -161,7 +165,7 @@ struct FileReadingLoop: Sendable {
     /// What became of a line.
     private enum LineFate {
         case stored, blank
-        case rejected(RejectReason)
+        case rejected(LineIssue)
     }
 
     /// Decodes one line into the batch.
@@ -183,6 +187,6 @@ struct FileReadingLoop: Sendable {
                 .lineTooLong, "line of \(totalBytes) bytes is longer than the \(options.maxLineBytes)-byte cap")
         }
         batch.rejects.append(RejectedLine(line: line.number, issue: issue, raw: line.bytes, rawBytes: line.totalBytes))
-        return .rejected(issue.reason)
+        return .rejected(issue)
     }
 }

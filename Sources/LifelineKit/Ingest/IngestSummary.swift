@@ -46,6 +46,23 @@ public struct FileReport: Sendable, Codable, Hashable {
     public var message: String?
     /// Bytes read from the file (compressed).
     public var bytes = 0
+    /// The first lines of this run kept aside (up to ``rejectsShown``), for standard error: the
+    /// `rejects` table holds every one. Not in the JSON summary, which counts them by reason.
+    public var firstRejects: [RejectedAt] = []
+
+    /// How many of a file's bad lines an ingest names one by one.
+    public static let rejectsShown = 5
+
+    /// A line kept aside, and why.
+    public struct RejectedAt: Sendable, Hashable {
+        public var line: Int
+        public var issue: LineIssue
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case path, outcome, compression, lines, events, duplicates, rejects, blankLines, lostLines, damage, truncated, cut,
+             message, bytes
+    }
 
     public init(path: String, outcome: Outcome) {
         self.path = path

@@ -217,6 +217,7 @@ struct CheckCommand: ParsableCommand {
         let summary = Ingestor(store: store).ingest(paths) { progress.show(ingest: $0) }
         progress.clear()
         summary.printFailures()
+        summary.printBadInput()
         // The ingest summary goes to standard error when standard output carries JSON.
         let ingestText = summary.text()
         if outputFormat == .text { print(ingestText + "\n") } else { Terminal.printError(ingestText) }

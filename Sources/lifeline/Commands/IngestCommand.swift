@@ -40,6 +40,7 @@ struct IngestCommand: ParsableCommand {
         let summary = Ingestor(store: store).ingest(paths) { progress.show(ingest: $0) }
         progress.clear()
         summary.printFailures()
+        summary.printBadInput()
         if json {
             try JSONOutput.write(summary, elements: summary.files, marker: IngestSummary.filesMarker) {
                 print($0, terminator: "")

@@ -9,4 +9,24 @@ extension IngestSummary {
             Terminal.printError("error: " + PrintableText.escaped(file.message ?? "\(file.path) could not be ingested"))
         }
     }
+
+    /// Each stretch of damaged or cut compressed input, and each file's first bad lines, as a line
+    /// on standard error naming the file and where (as `check --stdin` names them); past
+    /// ``FileReport/rejectsShown`` of a file, one line says how many more the `rejects` table holds.
+    func printBadInput() {
+        for file in files {
+            let path = PrintableText.escaped(file.path)
+            for damage in file.damage {
+                Terminal.printError("\(path): bytes \(damage.from)-\(damage.to): \(damage.linesText) lost: \(damage.reason)")
+            }
+            for rejected in file.firstRejects {
+                Terminal.printError(
+                    "\(path):\(rejected.line): \(rejected.issue.reason.rawValue): \(PrintableText.escaped(rejected.issue.message))")
+            }
+            let more = file.rejectCount - file.firstRejects.count
+            if more > 0 {
+                Terminal.printError("\(path): \(more.counted("more rejected line")), in the rejects table of \(PrintableText.escaped(database))")
+            }
+        }
+    }
 }
