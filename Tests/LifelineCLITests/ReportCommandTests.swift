@@ -58,6 +58,23 @@ import Testing
         #expect(empty.stdout.isEmpty)
     }
 
+    /// A nightly job that ingests and reports with no check between is told that the report leaves
+    /// the new events out; after a check, no note.
+    @Test func aReportAfterAnIngestWithNoCheckSaysSo() throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = directory.appendingPathComponent("stale.db").path
+        let traces = CLI.root.appendingPathComponent("traces")
+        _ = try CLI.run(["check", "--quiet", "--db", database, traces.appendingPathComponent("dev-0006-2026-11-21.jsonl").path])
+        _ = try CLI.run(["ingest", "--quiet", "--db", database, traces.appendingPathComponent("dev-0001-2026-11-21.jsonl.zst").path])
+        let stale = try CLI.run(["report", "--db", database, "--format", "markdown"])
+        #expect(stale.status == 0)
+        #expect(stale.stderr == "note: 1 file with events was ingested into \(database) after its latest check, so this report's "
+            + "findings leave their events out: run `lifeline check --db \(database)` first\n")
+        _ = try CLI.run(["check", "--quiet", "--db", database])
+        let fresh = try CLI.run(["report", "--db", database, "--format", "markdown"])
+        #expect(fresh.status == 0 && fresh.stderr.isEmpty, "\(fresh.stderr)")
+    }
+
     /// The change since the run before compares checks of every device: a check of one device
     /// counts only its findings, and is said to be of that device, not read as the store's change.
     @Test func theChangeComparesOnlyChecksOfEveryDevice() throws {

@@ -87,6 +87,14 @@ struct ReportCommand: ParsableCommand {
                     ? "no events or findings in \(database.path) match the window and filters given"
                     : "the latest run in \(database.path) replayed no events and found nothing")
             }
+            // A nightly job that ingests and reports without a check between reported the old run
+            // as the answer ("0 findings in N events", the new events counted but never replayed).
+            let unchecked = try CommandFailure.reading { try store.filesIngestedAfterLatestRun() }
+            if unchecked > 0 {
+                Terminal.printError(
+                    "note: \(unchecked.counted("file")) with events \(unchecked == 1 ? "was" : "were") ingested into \(database.path) after its latest check, "
+                        + "so this report's findings leave their events out: run `lifeline check\(database.argument)` first")
+            }
             let text: String
             switch format {
             case .html: text = summary.html()
