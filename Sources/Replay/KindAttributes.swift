@@ -16,7 +16,9 @@ enum KindAttributes {
 
         mutating func visit(_ key: UnsafeRawBufferPointer, _ value: () -> JSONAttributes.Value) {
             if key.isKey("content_available") {
-                contentAvailable = value().bool
+                // true, or 1 as the APNs payload writes `content-available` (0: false).
+                let flag = value()
+                contentAvailable = flag.bool ?? flag.int.flatMap { $0 == 1 ? true : $0 == 0 ? false : nil }
             } else if key.isKey("priority") {
                 priority = value().int
             } else if key.isKey("push_type") {

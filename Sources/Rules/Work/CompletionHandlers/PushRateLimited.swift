@@ -10,7 +10,7 @@ extension Rule {
             than three times per hour, the system imposes rate limitations."
             """,
         notes: """
-            A sliding window of 3600 s over the content-available (`content_available` true) `push.receive` \
+            A sliding window of 3600 s over the content-available (`content_available` true, or 1 as the APNs payload writes it) `push.receive` \
             of one device, across launches: one finding for each push that has three others less than 3600 s \
             before it (a push exactly an hour after the third before it is not limited). Time is `mono` \
             within a launch, else `ts`. A warning: the server, not the app, sends too many, and the system \
@@ -26,7 +26,7 @@ extension Rule {
                 {"ts":1262,"seq":13,"event":"push.complete","call":2,"result":"newData"}
                 {"ts":2460,"seq":14,"event":"push.receive","call":3,"content_available":true,"priority":5,"push_type":"background"}
                 {"ts":2462,"seq":15,"event":"push.complete","call":3,"result":"noData"}
-                {"ts":3000,"seq":16,"event":"push.receive","call":4,"content_available":false,"priority":10,"push_type":"alert"}
+                {"ts":3000,"seq":16,"event":"push.receive","call":4,"content_available":0,"priority":10,"push_type":"alert"}
                 {"ts":3001,"seq":17,"event":"push.complete","call":4,"result":"noData"}
                 {"ts":3660,"seq":18,"event":"push.receive","call":5,"content_available":true,"priority":5,"push_type":"background"}
                 {"ts":3662,"seq":19,"event":"push.complete","call":5,"result":"newData"}
@@ -37,7 +37,7 @@ extension Rule {
                 \(ExampleTraces.userLaunch)
                 {"ts":60,"seq":10,"event":"push.receive","call":1,"content_available":true,"priority":5,"push_type":"background"}
                 {"ts":62,"seq":11,"event":"push.complete","call":1,"result":"newData"}
-                {"ts":660,"seq":12,"event":"push.receive","call":2,"content_available":true,"priority":5,"push_type":"background"}
+                {"ts":660,"seq":12,"event":"push.receive","call":2,"content_available":1,"priority":5,"push_type":"background"}
                 {"ts":662,"seq":13,"event":"push.complete","call":2,"result":"newData"}
                 {"ts":1260,"seq":14,"event":"push.receive","call":3,"content_available":true,"priority":5,"push_type":"background"}
                 {"ts":1262,"seq":15,"event":"push.complete","call":3,"result":"noData"}
