@@ -64,11 +64,16 @@ final class DeviceSharedByAppsCheck: Check {
         }
         guard app != first.app else { return }
         reported = true
+        // An extension's bundle id extends its app's: one logged without `process` looks like an app.
+        let (outer, inner) = app.count < first.app.count ? (app, first.app) : (first.app, app)
+        let extensionHint = inner.hasPrefix(outer + ".")
+            ? " If \(inner) is an extension of \(outer), log `process` as extension:NAME on its launch's first line instead."
+            : ""
         context.report(
             .deviceSharedByApps, at: launch.firstEvent, events: [first.event, launch.firstEvent],
             message: "Device \(context.device.device) logs launches of two apps: \(first.app) (launch \(first.launch)) "
                 + "and \(app) (this launch). A device id is one app's installation, so this device's other findings "
                 + "may be wrong: each app's launch seems to cut the other's short. Log a device id per app "
-                + "(identifierForVendor is shared by a vendor's apps: add the bundle id to it).")
+                + "(identifierForVendor is shared by a vendor's apps: add the bundle id to it)." + extensionHint)
     }
 }

@@ -45,7 +45,7 @@ final class BackgroundPushCheck: Check {
         context.report(
             .pushRateLimited, at: event, events: recent + [event],
             message: "Background push call \(context.resolved(event).call ?? "?") is the \(Self.allowedPerWindow + 1)th to this "
-                + "device within \(SecondsText.seconds(span)); more than \(Self.allowedPerWindow) an hour are "
+                + "device within \(SecondsText.seconds(span, against: Self.window).measured); more than \(Self.allowedPerWindow) an hour are "
                 + "rate-limited, so later ones may be delayed or dropped. Send fewer, or coalesce them.",
             measured: span)
     }
