@@ -190,6 +190,10 @@ import Testing
             (base.replacingOccurrences(of: #""rule":"r""#, with: #""rule":"bgtask-refresh-overrun""#)
                 .replacingOccurrences(of: #""category":"overrun""#, with: #""category":"data""#),
              "rule bgtask-refresh-overrun is in category overrun, not data"),
+            (base.replacingOccurrences(of: #""rule":"r""#, with: #""rule":"nse-overrun","explainedBy":{"rule":"no-such-rule","ts":"2026-11-21T00:00:00Z"}"#),
+             "unknown rule no-such-rule in explainedBy: not one of this Lifeline's rules"),
+            (base.replacingOccurrences(of: #""rule":"r""#, with: #""rule":"nse-overrun","measured":1e999"#),
+             "not valid JSON (or a number in it beyond the range of a double)"),
         ]
         for (number, (line, reason)) in cases.enumerated() {
             let file = directory.appendingPathComponent("l\(number).jsonl")

@@ -136,7 +136,10 @@ public struct FindingImport {
         case .valueNotFound(_, let context)?:
             return "`\(field(context.codingPath))` is null"
         case .dataCorrupted(let context)?:
-            return context.codingPath.isEmpty ? "not a JSON object" : "`\(field(context.codingPath))`: \(context.debugDescription)"
+            // Foundation says no more of a line it cannot parse, a number beyond a double's range included.
+            return context.codingPath.isEmpty
+                ? "not valid JSON (or a number in it beyond the range of a double)"
+                : "`\(field(context.codingPath))`: \(context.debugDescription)"
         case nil, .some:
             return "\(error)"
         }
@@ -163,6 +166,9 @@ public struct FindingImport {
                 + "(`lifeline rules` lists them); were the findings written by another version?")
         }
         guard let category = RuleCategory(rawValue: json.category) else { throw fail("unknown category '\(json.category)'") }
+        if let explainer = json.explainedBy?.rule, RuleCatalog.rule(id: explainer) == nil {
+            throw fail("unknown rule \(ShownValue.shown(explainer)) in explainedBy: not one of this Lifeline's rules")
+        }
         guard category == rule.category else {
             throw fail("rule \(rule.id) is in category \(rule.category.rawValue), not \(ShownValue.shown(json.category))")
         }
