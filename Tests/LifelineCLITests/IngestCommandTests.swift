@@ -30,6 +30,16 @@ import Testing
         #expect(rejects == "7")
     }
 
+    /// An upload directory a failed sync left empty is a clean run, with a note saying nothing was there.
+    @Test func anEmptyDirectoryIsSaidToHoldNothing() throws {
+        let directory = try CLI.temporaryDirectory()
+        let uploads = directory.appendingPathComponent("uploads")
+        try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
+        let result = try CLI.run(["ingest", "--quiet", "--db", directory.appendingPathComponent("t.db").path, uploads.path])
+        #expect(result.status == 0)
+        #expect(result.stderr == "note: \(uploads.path) held no files: nothing was ingested\n")
+    }
+
     @Test func cleanInputExitsZeroAndDuplicatesAcrossFilesAreStoredOnce() throws {
         let directory = try CLI.temporaryDirectory()
         let database = directory.appendingPathComponent("t.db").path

@@ -218,6 +218,7 @@ struct CheckCommand: ParsableCommand {
         progress.clear()
         summary.printFailures()
         summary.printBadInput()
+        summary.printNothingFound(in: paths)
         // The ingest summary goes to standard error when standard output carries JSON.
         let ingestText = summary.text()
         if outputFormat == .text { print(ingestText + "\n") } else { Terminal.printError(ingestText) }

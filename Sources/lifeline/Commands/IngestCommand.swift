@@ -41,6 +41,7 @@ struct IngestCommand: ParsableCommand {
         progress.clear()
         summary.printFailures()
         summary.printBadInput()
+        summary.printNothingFound(in: paths)
         if json {
             try JSONOutput.write(summary, elements: summary.files, marker: IngestSummary.filesMarker) {
                 print($0, terminator: "")

@@ -10,6 +10,14 @@ extension IngestSummary {
         }
     }
 
+    /// Says so when the paths held no file at all (an upload directory a failed sync left empty):
+    /// the run is clean, but a job should not read it as a day of logs stored.
+    func printNothingFound(in paths: [String]) {
+        guard files.isEmpty, !paths.isEmpty else { return }
+        let names = paths.map { PrintableText.escaped(ShellWord.quoted($0)) }.joined(separator: ", ")
+        Terminal.printError("note: \(names) held no files: nothing was ingested")
+    }
+
     /// Each stretch of damaged or cut compressed input, and each file's first bad lines, as a line
     /// on standard error naming the file and where (as `check --stdin` names them); past
     /// ``FileReport/rejectsShown`` of a file, one line says how many more the `rejects` table holds.
