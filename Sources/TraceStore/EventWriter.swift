@@ -115,7 +115,8 @@ public final class EventWriter {
                 outcome.duplicates += 1
             }
         }
-        try launches.flush(in: db)
+        let written = try launches.flush(in: db)
+        try LaunchEnvelope.complete(written, contexts: contexts, in: db)
         outcome.rejects = batch.rejects.count
         outcome.rejectsAlreadyStored = try insertRejects(batch, in: db)
         try db.cachedStatement(sql: """

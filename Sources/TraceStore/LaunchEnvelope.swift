@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// A launch's envelope — its app, app version, OS, model and process — is its first event's, in
 /// the order the replay reads the launch: its lowest `seq` (its lowest row id), or, for a launch
@@ -9,8 +10,13 @@ import GRDB
 /// first line left the field out). So a `terminate` the next process logs on the launch's behalf,
 /// stamped with that process's version, still counts under the version that was killed.
 ///
+/// Where the first line leaves out the app, version or OS, the earliest line that logs each
+/// completes it (``complete(_:contexts:in:)``): a launch that logs its envelope on its `config`
+/// line still belongs to its app.
+///
 /// `launch_rows.context_id` holds it, set again by every ingest transaction that adds to the
-/// launch (a later upload may bring an earlier line) and by a change made by hand to its events.
+/// launch (a later upload may bring an earlier line) and by a change made by hand to its events
+/// (which sets the first line's, not completed).
 enum LaunchEnvelope {
     /// The `contexts` id of the first event of the launch whose row id is `launchID`: the lowest
     /// sequenced row id (one seek), else the earliest of its rows identified by content.
@@ -31,9 +37,35 @@ enum LaunchEnvelope {
         "coalesce(lc.\(name), c.\(name)) AS \(name)"
     }
 
+    /// Completes the envelope of each launch in `launchIDs` whose first line leaves out its app,
+    /// version or OS with the values its later lines log (each field from the earliest line that
+    /// logs it), and names that envelope's context in `launch_rows.context_id`. A launch whose
+    /// first line logs all three, as most do, costs a lookup.
+    static func complete(_ launchIDs: [Int64], contexts: ContextDirectory, in db: Database) throws {
+        let first = try db.cachedStatement(sql: "SELECT context_id FROM launch_rows WHERE id = ?")
+        let others = try db.cachedStatement(sql: """
+            SELECT context_id FROM event_rows WHERE id >= ?1 AND id < ?2 GROUP BY context_id ORDER BY min(id)
+            """)
+        let update = try db.cachedStatement(sql: "UPDATE launch_rows SET context_id = ? WHERE id = ?")
+        for launchID in launchIDs {
+            guard let firstID = try ExactStatement.integer(first, [.integer(launchID)]) else { continue }
+            let envelope = try contexts.key(of: firstID, in: db)
+            guard envelope.app == nil || envelope.appVersion == nil || envelope.os == nil else { continue }
+            var completed = envelope
+            let contextIDs = try ExactStatement.fetchAll(
+                others, [.integer(EventIdentity.launchStart(launchID)), .integer(EventIdentity.launchEnd(launchID))]
+            ) { sqlite3_column_int64($0, 0) }
+            for id in contextIDs where id != firstID {
+                completed = completed.completed(by: try contexts.key(of: id, in: db))
+            }
+            guard completed != envelope else { continue }
+            try ExactStatement.execute(update, [.integer(try contexts.id(for: completed, in: db)), .integer(launchID)])
+        }
+    }
+
     static let migrationIdentifier = "v10: a launch's envelope for the lines that leave it out"
 
-    /// Migration v10: `launch_rows.context_id`, filled for the launches stored before, the triggers
+    /// Migration v10: `launch_rows.context_id`, filled (and completed) for the launches stored before, the triggers
     /// that keep it right after a change by hand, and the `events` view that reads it.
     static func migrate(_ db: Database) throws {
         let columns = ["app", "app_version", "os", "model", "process"].map(column).joined(separator: ",\n       ")
@@ -59,5 +91,10 @@ enum LaunchEnvelope {
             JOIN contexts c ON c.id = e.context_id
             LEFT JOIN contexts lc ON lc.id = l.context_id;
             """)
+        let lacking = try Int64.fetchAll(db, sql: """
+            SELECT l.id FROM launch_rows l JOIN contexts c ON c.id = l.context_id
+            WHERE c.app IS NULL OR c.app_version IS NULL OR c.os IS NULL
+            """)
+        try complete(lacking, contexts: ContextDirectory(), in: db)
     }
 }

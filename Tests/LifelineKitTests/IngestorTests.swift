@@ -160,4 +160,25 @@ func shellOutput(_ command: String) throws -> String {
         }
         #expect(terminations == 1)
     }
+
+    /// A launch that logs its envelope on a later line (its `config`, say), or part of it there,
+    /// takes each field from the earliest line that logs it; a line's own value stays its own only
+    /// where the launch has none.
+    @Test func fieldsTheFirstLineLeavesOutComeFromTheEarliestLineThatLogsThem() throws {
+        let workspace = try Workspace()
+        let store = try workspace.store()
+        let file = try workspace.write("late.jsonl", lines: [
+            #"{"ts":"2026-11-21T08:00:00Z","device":"D1","launch":"L1","seq":0,"event":"launch","reason":"user","os":"18.1"}"#,
+            #"{"ts":"2026-11-21T08:00:01Z","device":"D1","launch":"L1","seq":1,"event":"config","app":"com.example.news","app_version":"5.12.0"}"#,
+            #"{"ts":"2026-11-21T08:00:02Z","device":"D1","launch":"L1","seq":2,"event":"didBecomeActive","app_version":"9.9"}"#,
+            #"{"ts":"2026-11-21T08:00:03Z","device":"D1","launch":"L1","seq":3,"event":"willResignActive"}"#,
+        ])
+        _ = Ingestor(store: store).ingest([file])
+        let rows = try store.read { try Row.fetchAll($0, sql: "SELECT app, app_version, os FROM events ORDER BY seq") }
+        #expect(rows.map { $0["app"] as String? } == Array(repeating: "com.example.news", count: 4))
+        #expect(rows.map { $0["app_version"] as String? } == Array(repeating: "5.12.0", count: 4))
+        #expect(rows.map { $0["os"] as String? } == Array(repeating: "18.1", count: 4))
+        let apps = try store.launches(app: "com.example.news", appVersion: "5.12.0")
+        #expect(apps.map(\.launch) == ["L1"])
+    }
 }

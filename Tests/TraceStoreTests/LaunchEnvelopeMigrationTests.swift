@@ -25,6 +25,12 @@ import Testing
                     ((1 << 32) | 0, 10, 0, 'launch', 1, 1, 1),
                     ((1 << 32) | 1, 20, 1, 'suspend', 2, 1, 2),
                     ((1 << 32) | 2, 30, 2, 'terminate', 2, 1, 3);
+                -- Launch 2 logs its envelope on its second line only.
+                INSERT INTO launch_rows (id, device_id, name, first_ts, last_ts, events) VALUES (2, 1, 'L2', 40, 60, 3);
+                INSERT INTO event_rows (id, ts, seq, event, context_id, file_id, line) VALUES
+                    ((2 << 32) | 0, 40, 0, 'launch', 2, 1, 4),
+                    ((2 << 32) | 1, 50, 1, 'config', 1, 1, 5),
+                    ((2 << 32) | 2, 60, 2, 'suspend', 2, 1, 6);
                 """)
         }
         return (directory, path)
@@ -37,12 +43,12 @@ import Testing
         let rows = try store.read {
             try Row.fetchAll($0, sql: "SELECT event, app, app_version, os, model, process FROM events ORDER BY id")
         }
-        #expect(rows.map { $0["event"] as String } == ["launch", "suspend", "terminate"])
-        #expect(rows.map { $0["app"] as String? } == Array(repeating: "com.example.news", count: 3))
-        #expect(rows.map { $0["app_version"] as String? } == Array(repeating: "5.12.0", count: 3))
-        #expect(rows.map { $0["os"] as String? } == Array(repeating: "18.1", count: 3))
-        #expect(rows.map { $0["model"] as String? } == Array(repeating: "iPhone15,2", count: 3))
-        #expect(rows.map { $0["process"] as String? } == [nil, nil, nil])
+        #expect(rows.map { $0["event"] as String } == ["launch", "suspend", "terminate", "launch", "config", "suspend"])
+        #expect(rows.map { $0["app"] as String? } == Array(repeating: "com.example.news", count: 6))
+        #expect(rows.map { $0["app_version"] as String? } == Array(repeating: "5.12.0", count: 6))
+        #expect(rows.map { $0["os"] as String? } == Array(repeating: "18.1", count: 6))
+        #expect(rows.map { $0["model"] as String? } == Array(repeating: "iPhone15,2", count: 6))
+        #expect(rows.map { $0["process"] as String? } == Array(repeating: nil, count: 6))
         let applied = try store.read { try Migrations.migrator.appliedMigrations($0) }
         #expect(applied.last == LaunchEnvelope.migrationIdentifier)
     }
@@ -54,11 +60,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Store(path: path)
         try store.write { try $0.execute(sql: "DELETE FROM event_rows WHERE id = (1 << 32) | 0") }
-        let apps = try store.read { try String?.fetchAll($0, sql: "SELECT app FROM events ORDER BY id") }
+        let apps = try store.read { try String?.fetchAll($0, sql: "SELECT app FROM events WHERE launch = 'L1' ORDER BY id") }
         #expect(apps == [nil, nil])
 
         try store.write { try $0.execute(sql: "UPDATE event_rows SET context_id = 1 WHERE id = (1 << 32) | 1") }
-        let after = try store.read { try String?.fetchAll($0, sql: "SELECT os FROM events ORDER BY id") }
+        let after = try store.read { try String?.fetchAll($0, sql: "SELECT os FROM events WHERE launch = 'L1' ORDER BY id") }
         #expect(after == ["18.1", "18.1"])
     }
 }
