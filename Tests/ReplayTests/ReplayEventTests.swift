@@ -113,7 +113,8 @@ import TraceModel
             ("network", .network(reachable: reader.bool("reachable"))),
             ("refreshStatus", .refreshStatus(reader.string("status").flatMap { statuses[$0] })),
             ("push.receive", fresh { .push(
-                contentAvailable: reader.bool("content_available"), priority: reader.int("priority"), pushType: id("push_type")) }),
+                contentAvailable: reader.bool("content_available")
+                    ?? reader.int("content_available").flatMap { $0 == 1 ? true : $0 == 0 ? false : nil }, priority: reader.int("priority"), pushType: id("push_type")) }),
             ("bgtask.submit", fresh { .submit(
                 type: id("type"), error: id("error"), earliestBegin: reader.time("earliest_begin"),
                 requiresPower: reader.bool("requires_power"), requiresNetwork: reader.bool("requires_network")) }),
