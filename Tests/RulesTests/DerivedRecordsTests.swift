@@ -260,21 +260,14 @@ import TraceModel
     /// A `backgroundTimeRemaining` reading sets the budget of the work still open at the suspend:
     /// the time the period had spent at the reading, plus what the reading said remained.
     @Test func workOpenAtASuspendIsMeasuredAgainstTheLatestReadingOfItsPeriod() throws {
-        let replayed = try Self.replay("""
-            {"ts":0,"seq":0,"event":"launch","reason":"user"}
-            {"ts":0.3,"seq":1,"event":"didFinishLaunching","phase":"begin"}
-            {"ts":0.4,"seq":2,"event":"didFinishLaunching","phase":"end"}
-            {"ts":1,"seq":3,"event":"didBecomeActive"}
-            {"ts":2,"seq":4,"event":"beginBackgroundTask","task":1,"name":"save"}
-            {"ts":9,"seq":5,"event":"willResignActive"}
-            {"ts":10,"seq":6,"event":"didEnterBackground","phase":"begin"}
-            {"ts":10.2,"seq":7,"event":"didEnterBackground","phase":"end"}
-            {"ts":12,"seq":8,"event":"backgroundTimeRemaining","value":20}
-            {"ts":19,"seq":9,"event":"snapshot"}
-            {"ts":20,"seq":10,"event":"suspend"}
+        // Task 1 begun at 5 in the foreground; the background period begins at 10.
+        let replayed = try Self.replay(BackgroundTimeTests.intoBackground + """
+
+            {"ts":12,"seq":11,"event":"backgroundTimeRemaining","value":20}
+            {"ts":20,"seq":12,"event":"suspend"}
             """)
         let task = try #require(replayed.tasks.first)
-        #expect(task.outcome == .neverCompleted && task.seconds == 18)
+        #expect(task.outcome == .neverCompleted && task.seconds == 15)
         #expect(task.budget == "background-time" && task.budgetSeconds == 22)
         #expect(task.measured == 10 && task.overBudget == false)
     }
