@@ -104,6 +104,39 @@ import TraceModel
         #expect(marked == ["L0=0", "L1=1"])
     }
 
+    /// A cut file followed by the next upload in one stream (`cat uploads/* | check --stdin`): the
+    /// launch logging when the file was cut is said to be cut short, as the store says of it,
+    /// though the stream goes on and a later launch supersedes it.
+    @Test func aCutInsideAConcatenatedStreamIsSaidAsTheStoreSaysIt() throws {
+        let workspace = try Workspace()
+        // Cut 20 bytes into its second frame, so the reader finds the next upload's frame after it.
+        let first = try workspace.write("logs/cut.jsonl", lines: Self.kept)
+        let second = try workspace.write("logs/lost.jsonl", lines: (5 ..< 400).map {
+            #"{"ts":1763712002,"device":"D1","launch":"L1","seq":\#($0),"event":"network","reachable":true}"#
+        })
+        let cut = first + ".zst"
+        #expect(try shell("zstd -q -c \(first) > \(cut) && zstd -q -c \(second) | head -c 20 >> \(cut) && rm \(first) \(second)") == 0)
+        // Long enough that the decoder finds the cut frame damaged in it (a few bytes would end the
+        // stream inside the cut frame, and be lost with it).
+        let next = try workspace.write("logs/next.jsonl", lines: [
+            #"{"ts":1763800000,"device":"D1","launch":"L2","seq":0,"event":"launch","reason":"user"}"#,
+        ] + (1 ..< 1500).map { #"{"ts":\#(1763800000 + $0),"device":"D1","launch":"L2","seq":\#($0),"event":"network","reachable":\#($0 % 3 == 0)}"# })
+        #expect(try shell("zstd -q --rm \(next) -o \(next).zst && cat \(cut) \(next).zst > \(workspace.path("stream.zst"))") == 0)
+        var findings: [Finding] = []
+        let totals = try Analyzer().stream(
+            path: workspace.path("stream.zst"), options: CheckOptions(), emit: { findings.append($0) }, reject: { _, _ in })
+        #expect(totals.damage.count == 1 && totals.events == Self.kept.count + 1500)
+        let open = try #require(findings.first { $0.rule == "log-ended-with-open-work" && $0.launch == "L1" })
+        #expect(open.message.contains("a new launch began") && open.message.contains("cut short"), "\(open.message)")
+
+        let store = try workspace.store()
+        _ = Ingestor(store: store).ingest([cut, next + ".zst"])
+        let report = try Analyzer().check(store: store, options: CheckOptions(), version: "test")
+        var stored: [Finding] = []
+        try report.findings.forEach { stored.append($0) }
+        #expect(stored.first { $0.rule == "log-ended-with-open-work" && $0.launch == "L1" }?.message == open.message)
+    }
+
     @Test func theStreamSaysTheLaunchWasCutShort() throws {
         let workspace = try Workspace()
         let file = try cutFile(in: workspace)

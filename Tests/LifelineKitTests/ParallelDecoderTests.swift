@@ -13,6 +13,8 @@ import TraceRead
     private enum Seen: Hashable {
         case decoded(Int, DecodeResult)
         case tooLong(Int, Int)
+        /// Damaged input before the next line.
+        case damaged
     }
 
     /// Several blocks' worth of lines: events, blank lines, lines that are not JSON, a line too
@@ -39,7 +41,12 @@ import TraceRead
         let reader = try LineReader(path: path, maxLineBytes: Self.maxLineBytes)
         var decoder = EventDecoder()
         var seen: [Seen] = []
+        var damage = 0
         try reader.forEachLine { line in
+            if reader.damage.count > damage {
+                damage = reader.damage.count
+                seen.append(.damaged)
+            }
             switch line.kind {
             case .complete: seen.append(.decoded(line.number, decoder.decode(line.bytes)))
             case .tooLong(let bytes): seen.append(.tooLong(line.number, bytes))
@@ -56,6 +63,7 @@ import TraceRead
             switch line {
             case .decoded(let number, let result): seen.append(.decoded(number, result))
             case .tooLong(let number, let bytes): seen.append(.tooLong(number, bytes))
+            case .damaged: seen.append(.damaged)
             }
             return seen.count < limit
         }
@@ -85,6 +93,24 @@ import TraceRead
         #expect(expected.cut != nil)
         #expect(got.cut == expected.cut)
         #expect(got.lines == expected.lines)
+    }
+
+    /// A damaged frame between two good ones: the marker comes where one thread would see the
+    /// damage, before the first line read after it.
+    @Test func damageInsideTheStreamIsMarkedBeforeTheNextLine() throws {
+        let workspace = try Workspace()
+        let first = try workspace.write("a.jsonl", lines: Array(Self.mixedLines().prefix(300)))
+        let second = try workspace.write("b.jsonl", lines: Array(Self.mixedLines().suffix(200)))
+        try shell("zstd -q -f '\(first)' -o '\(first).zst' && zstd -q -f '\(second)' -o '\(second).zst'")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: first + ".zst"))
+        var bytes = whole + whole + (try Data(contentsOf: URL(fileURLWithPath: second + ".zst")))
+        bytes[whole.count + whole.count / 2] ^= 0xFF
+        let path = workspace.path("damaged.jsonl.zst")
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let expected = try serial(path)
+        #expect(expected.lines.filter { $0 == .damaged }.count == 1)
+        #expect(expected.lines.firstIndex(of: .damaged) == 300)
+        #expect(try parallel(path, workers: 2).lines == expected.lines)
     }
 
     @Test func stopsWhenAskedAndReturns() throws {

@@ -30,6 +30,9 @@ final class StreamRun {
     @exclusivity(unchecked) private var launchApps: LaunchApps?
     @exclusivity(unchecked) private var emitError: (any Error)?
     @exclusivity(unchecked) private var lastEvent: (device: String, launch: String)?
+    /// The latest event the stream carried (replayed or spilled): the one whose launch a stretch
+    /// of damaged input after it may have cut short.
+    @exclusivity(unchecked) private var lastTaken: (device: String, launch: String)?
     /// Ungrouped: the devices replayed as their lines come, and the events of the others.
     @exclusivity(unchecked) private var resident: ResidentDevices?
     @exclusivity(unchecked) private var spill = DeviceSpill()
@@ -63,13 +66,13 @@ final class StreamRun {
     /// Takes one line of the stream; false to stop reading (the output failed, a grouped
     /// stream's device came back, or a spilled event could not be written).
     func take(_ line: DecodedLine) -> Bool {
-        totals.lines += 1
-        if totals.lines % Analyzer.StreamProgress.every == 0 { showProgress(spilledReplayed: nil) }
         switch line {
         case .decoded(let number, let result):
+            countLine()
             switch result {
             case .event(let event):
                 totals.decoded += 1
+                lastTaken = (event.device, event.launch)
                 switch groups?.enter(event.device) {
                 case nil, .same?: break
                 case .next(let previous)?:
@@ -95,11 +98,21 @@ final class StreamRun {
                 reject(number, issue)
             }
         case .tooLong(let number, let bytes):
+            countLine()
             totals.rejects += 1
             totals.rejectsByReason[RejectReason.lineTooLong.rawValue, default: 0] += 1
             reject(number, LineIssue(.lineTooLong, "line of \(bytes) bytes is too long"))
+        case .damaged:
+            // Lines were lost after the latest event: its launch may have logged more, as a store
+            // says of a launch whose last event lies in a cut file.
+            if let lastTaken { replayer.logWasCutShort(device: lastTaken.device, launch: lastTaken.launch, emit: report) }
         }
         return emitError == nil
+    }
+
+    private func countLine() {
+        totals.lines += 1
+        if totals.lines % Analyzer.StreamProgress.every == 0 { showProgress(spilledReplayed: nil) }
     }
 
     /// Ends the stream `reader` read: replays what the orderer still holds, says which launch a

@@ -7,6 +7,9 @@ enum DecodedLine {
     case decoded(line: Int, DecodeResult)
     /// Longer than the reader's cap: not decoded (its bytes were not kept).
     case tooLong(line: Int, totalBytes: Int)
+    /// Compressed input was lost to damage between the line before and the next (the reader's
+    /// `damage` says where); a cut at the stream's end, with no line after it, comes as no marker.
+    case damaged
 }
 
 /// Decodes the lines of one stream on several cores while the calling thread takes them in order.
@@ -76,6 +79,8 @@ enum ParallelDecoder {
             let line: Int
             let end: Int
             let tooLong: Int?
+            /// The first line read after a stretch of damage.
+            let afterDamage: Bool
         }
 
         let sequence: Int
@@ -90,13 +95,13 @@ enum ParallelDecoder {
 
         var isFull: Bool { entries.count >= ParallelDecoder.blockLines || bytes.count >= ParallelDecoder.blockBytes }
 
-        mutating func append(_ line: Line) {
+        mutating func append(_ line: Line, afterDamage: Bool) {
             switch line.kind {
             case .complete:
                 bytes.append(contentsOf: line.bytes)
-                entries.append(Entry(line: line.number, end: bytes.count, tooLong: nil))
+                entries.append(Entry(line: line.number, end: bytes.count, tooLong: nil, afterDamage: afterDamage))
             case .tooLong(let totalBytes):
-                entries.append(Entry(line: line.number, end: bytes.count, tooLong: totalBytes))
+                entries.append(Entry(line: line.number, end: bytes.count, tooLong: totalBytes, afterDamage: afterDamage))
             }
         }
 
@@ -114,6 +119,8 @@ enum ParallelDecoder {
                         let text = UnsafeRawBufferPointer(rebasing: buffer[start ..< entry.end])
                         lines.append(.decoded(line: entry.line, decoder.decode(text)))
                     }
+                    // Last first: the marker is taken before its line.
+                    if entry.afterDamage { lines.append(.damaged) }
                 }
             }
             return lines
@@ -143,9 +150,13 @@ enum ParallelDecoder {
         func read(_ reader: LineReader) {
             var block = Block(sequence: 0)
             var failure: (any Error)?
+            var damageSeen = 0
             do {
                 try reader.forEachLine { line in
-                    block.append(line)
+                    // Read between lines, while the reader is not recording any.
+                    let damage = reader.damage.count
+                    block.append(line, afterDamage: damage > damageSeen)
+                    damageSeen = damage
                     guard block.isFull else { return true }
                     let next = block.sequence + 1
                     guard submit(block) else { return false }
