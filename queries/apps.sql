@@ -8,15 +8,15 @@
 --   events       events of those launches
 --   first_seen   the earliest event of those launches, UTC
 --   last_seen    the latest event of those launches, UTC
--- A launch's row names the context of its first event (launch_rows.context_id).
-SELECT c.app,
-       c.app_version,
+-- A launch's row holds its envelope (launch_rows.app, app_version: its first line's, completed by later ones).
+SELECT l.app,
+       l.app_version,
        count(DISTINCT l.device_id) AS devices,
        count(*) AS launches,
        sum(l.events) AS events,
        datetime(min(l.first_ts) / 1000000, 'unixepoch') AS first_seen,
        datetime(max(l.last_ts) / 1000000, 'unixepoch') AS last_seen
 FROM launch_rows l
-JOIN contexts c ON c.id = l.context_id
-GROUP BY c.app, c.app_version
-ORDER BY c.app, c.app_version;
+WHERE l.events > 0
+GROUP BY l.app, l.app_version
+ORDER BY l.app, l.app_version;

@@ -13,8 +13,8 @@
 -- Counts the app's own processes: the events of its extensions (process extension:…) are left out.
 -- Reads the store's own tables rather than the `events` view: counting each launch's events per
 -- context first, then joining the few groups, takes a third of the time over 5M events.
-SELECT coalesce(lc.app_version, c.app_version) AS app_version,
-       coalesce(lc.os, c.os) AS os,
+SELECT coalesce(l.app_version, c.app_version) AS app_version,
+       coalesce(l.os, c.os) AS os,
        count(DISTINCT l.device_id) AS devices,
        count(DISTINCT g.launch_id) AS launches,
        sum(g.events) AS events,
@@ -25,10 +25,9 @@ FROM (SELECT id >> 32 AS launch_id, context_id, count(*) AS events, min(ts) AS f
       GROUP BY launch_id, context_id) AS g
 JOIN contexts c ON c.id = g.context_id
 JOIN launch_rows l ON l.id = g.launch_id
--- A line's envelope is its launch's first line's, or its own where that leaves a field out (the `events` view's rule).
-LEFT JOIN contexts lc ON lc.id = l.context_id
-WHERE coalesce(lc.process, c.process, 'app') = 'app'
-  AND (:app IS NULL OR coalesce(lc.app, c.app) = :app)
-  AND (:app_version IS NULL OR coalesce(lc.app_version, c.app_version) = :app_version)
+-- A line's envelope is its launch's, or its own where the launch has none (the `events` view's rule).
+WHERE coalesce(l.process, c.process, 'app') = 'app'
+  AND (:app IS NULL OR coalesce(l.app, c.app) = :app)
+  AND (:app_version IS NULL OR coalesce(l.app_version, c.app_version) = :app_version)
 GROUP BY 1, 2
 ORDER BY events DESC;

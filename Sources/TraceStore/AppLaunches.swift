@@ -30,8 +30,7 @@ extension Store {
                     SELECT d.name, l.name
                     FROM launch_rows l
                     JOIN devices d ON d.id = l.device_id
-                    JOIN contexts c ON c.id = l.context_id
-                    WHERE (?1 IS NULL OR c.app = ?1) AND (?2 IS NULL OR c.app_version = ?2) \(filter)
+                    WHERE (?1 IS NULL OR l.app = ?1) AND (?2 IS NULL OR l.app_version = ?2) \(filter)
                     ORDER BY d.name, l.first_ts, l.id
                     """)
                 try ExactStatement.bind([.text(app), .text(appVersion)] + names.map { .text($0) }, to: statement)

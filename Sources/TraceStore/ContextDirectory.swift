@@ -14,20 +14,9 @@ final class ContextDirectory {
             model = event.model
             process = event.process
         }
-
-        init(app: String?, appVersion: String?, os: String?, model: String?, process: String?) {
-            (self.app, self.appVersion, self.os, self.model, self.process) = (app, appVersion, os, model, process)
-        }
-
-        /// This envelope with each field it leaves out taken from `other`.
-        func completed(by other: Key) -> Key {
-            Key(app: app ?? other.app, appVersion: appVersion ?? other.appVersion, os: os ?? other.os,
-                model: model ?? other.model, process: process ?? other.process)
-        }
     }
 
     private var ids: [Key: Int64] = [:]
-    private var keys: [Int64: Key] = [:]
     private var last: (key: Key, id: Int64)?
 
     func id(for event: Event, in db: Database) throws -> Int64 {
@@ -37,36 +26,14 @@ final class ContextDirectory {
             return last.id
         }
         let key = Key(event)
-        let id = try self.id(for: key, in: db)
+        let id = try ids[key] ?? load(key, in: db)
+        ids[key] = id
         last = (key, id)
         return id
     }
 
-    /// The id of an envelope, stored if no context has it yet.
-    func id(for key: Key, in db: Database) throws -> Int64 {
-        if let id = ids[key] { return id }
-        let id = try load(key, in: db)
-        ids[key] = id
-        keys[id] = key
-        return id
-    }
-
-    /// The envelope a context id stands for.
-    func key(of id: Int64, in db: Database) throws -> Key {
-        if let key = keys[id] { return key }
-        let select = try db.cachedStatement(sql: "SELECT app, app_version, os, model, process FROM contexts WHERE id = ?")
-        let key = try ExactStatement.fetchFirst(select, [.integer(id)]) { row in
-            Key(app: ExactStatement.text(row, 0), appVersion: ExactStatement.text(row, 1), os: ExactStatement.text(row, 2),
-                model: ExactStatement.text(row, 3), process: ExactStatement.text(row, 4))
-        } ?? Key(app: nil, appVersion: nil, os: nil, model: nil, process: nil)
-        keys[id] = key
-        ids[key] = id
-        return key
-    }
-
     func reset() {
         ids.removeAll()
-        keys.removeAll()
         last = nil
     }
 

@@ -115,8 +115,7 @@ public final class EventWriter {
                 outcome.duplicates += 1
             }
         }
-        let written = try launches.flush(in: db)
-        try LaunchEnvelope.complete(written, contexts: contexts, in: db)
+        try launches.flush(in: db)
         outcome.rejects = batch.rejects.count
         outcome.rejectsAlreadyStored = try insertRejects(batch, in: db)
         try db.cachedStatement(sql: """

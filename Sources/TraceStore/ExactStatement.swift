@@ -31,28 +31,15 @@ enum ExactStatement {
     /// Runs `statement` to completion with `values` bound in order; `read` sees the first row
     /// (if any) while it is current. Nil when there was no row.
     static func fetchFirst<T>(_ statement: Statement, _ values: [ExactValue], _ read: (OpaquePointer) -> T) throws -> T? {
-        var first: T?
-        try forEachRow(statement, values) { if first == nil { first = read($0) } }
-        return first
-    }
-
-    /// Every row, as `read` makes it of each while it is current.
-    static func fetchAll<T>(_ statement: Statement, _ values: [ExactValue], _ read: (OpaquePointer) -> T) throws -> [T] {
-        var rows: [T] = []
-        try forEachRow(statement, values) { rows.append(read($0)) }
-        return rows
-    }
-
-    /// Runs `statement` to completion with `values` bound in order, calling `body` on each row.
-    private static func forEachRow(_ statement: Statement, _ values: [ExactValue], _ body: (OpaquePointer) -> Void) throws {
         let stmt = statement.sqliteStatement
         try bind(values, to: statement)
         defer { sqlite3_reset(stmt) }
+        var first: T?
         while true {
             let code = sqlite3_step(stmt)
-            if code == SQLITE_DONE { return }
+            if code == SQLITE_DONE { return first }
             guard code == SQLITE_ROW else { throw error(code, stmt) }
-            body(stmt)
+            if first == nil { first = read(stmt) }
         }
     }
 

@@ -110,8 +110,7 @@ final class LaunchDirectory {
     /// Bound by position through ``ExactStatement``: GRDB's named arguments build a dictionary
     /// per row, which cost half of each update (a batch touches every launch of its
     /// file, and corpora of small files have a batch per file).
-    /// Returns the row ids of the launches written.
-    func flush(in db: Database) throws -> [Int64] {
+    func flush(in db: Database) throws {
         let statement = try db.cachedStatement(sql: """
             UPDATE launch_rows SET first_ts = min(coalesce(first_ts, ?1), ?1),
                 last_ts = max(coalesce(last_ts, ?2), ?2),
@@ -120,7 +119,6 @@ final class LaunchDirectory {
             WHERE id = ?5
             """)
         let packStatement = try db.cachedStatement(sql: "INSERT INTO event_packs (launch_id, events, packed) VALUES (?, ?, ?)")
-        let written = dirty.map(\.id)
         for entry in dirty {
             try ExactStatement.execute(statement, [
                 .integer(entry.firstTS), .integer(entry.lastTS), .integer(Int64(entry.added)),
@@ -146,7 +144,6 @@ final class LaunchDirectory {
             dropIndexes()
             last = nil
         }
-        return written
     }
 
     /// Inserts a launch's pack, bound where it lies: the statement runs before the pack changes.

@@ -89,23 +89,23 @@ extension Store {
 }
 
 /// One launch as the rows of its events name it: its device, its id, and the context of its
-/// first event (``LaunchEnvelope``: a launch is one process).
+/// envelope (``LaunchEnvelope``: a launch is one process).
 public final class StoredLaunch: Sendable {
     /// The launch's row id in the store, which no other launch has.
     public let id: Int64
     public let device: String
     public let name: String
-    /// The context (`app`, `app_version`, `os`, `model`, `process`) of its first event.
+    /// Its envelope (`app`, `app_version`, `os`, `model`, `process`): its first event's, completed.
     public let context: StoredContext?
     public var process: String? { context?.process }
     /// Every context, for a row's own (held here so that a row holds one reference, not two).
     let contexts: StoredContexts
 
-    init(id: Int64, device: String, name: String, contextID: Int64, contexts: StoredContexts) {
+    init(id: Int64, device: String, name: String, context: StoredContext?, contexts: StoredContexts) {
         self.id = id
         self.device = device
         self.name = name
-        self.context = contexts.byID[contextID]
+        self.context = context
         self.contexts = contexts
     }
 }

@@ -16,6 +16,8 @@ struct StoredRowReader {
 
     private enum LaunchColumn {
         static let device: Int32 = 0, id: Int32 = 1, name: Int32 = 2, events: Int32 = 3, context: Int32 = 4
+        /// The envelope: app, app_version, os, model, process.
+        static let envelope: Int32 = 5
     }
 
     private enum EventColumn {
@@ -53,7 +55,7 @@ struct StoredRowReader {
         launchStatements = try groups.map { names in
             let filter = devices == .all ? "" : "WHERE d.name IN (\(names.map { _ in "?" }.joined(separator: ", ")))"
             let statement = try db.makeStatement(sql: """
-                SELECT d.name, l.id, l.name, l.events, l.context_id
+                SELECT d.name, l.id, l.name, l.events, l.context_id, l.app, l.app_version, l.os, l.model, l.process
                 FROM devices d JOIN launch_rows l ON l.device_id = d.id
                 \(filter)
                 ORDER BY d.name, l.first_ts, l.id
@@ -73,6 +75,12 @@ struct StoredRowReader {
         fileOfRow = try db.makeStatement(sql: "SELECT file_id FROM event_rows WHERE id = ?")
         fileOfLastRow = try db.makeStatement(
             sql: "SELECT file_id FROM event_rows WHERE id >= ?1 AND id < ?2 ORDER BY id DESC LIMIT 1")
+    }
+
+    /// The envelope of the launch row `stmt` stands on, read by length as the contexts are.
+    private static func envelope(_ stmt: OpaquePointer) -> StoredContext {
+        let text = { ExactStatement.text(stmt, LaunchColumn.envelope + $0) }
+        return StoredContext(app: text(0), appVersion: text(1), os: text(2), model: text(3), process: text(4))
     }
 
     /// Every context, its texts read by length so that a NUL inside one survives.
@@ -99,8 +107,9 @@ struct StoredRowReader {
                 let device = ExactStatement.text(launches, LaunchColumn.device) ?? ""
                 let name = ExactStatement.text(launches, LaunchColumn.name) ?? ""
                 let expected = sqlite3_column_int64(launches, LaunchColumn.events)
-                // The launch's envelope (``LaunchEnvelope``): its first event's in replay order.
-                let envelope = ExactStatement.integer(launches, LaunchColumn.context)
+                // The launch's envelope (``LaunchEnvelope``), nil for a launch row with no events.
+                let envelope = sqlite3_column_type(launches, LaunchColumn.context) == SQLITE_NULL
+                    ? nil : Self.envelope(launches)
                 if try readPacks(ofLaunch: id, expecting: expected), let read = try replayPacked(
                     ofLaunch: id, expecting: expected, device: device, name: name, envelope: envelope, body,
                     cutShort: cutShort) {
@@ -141,7 +150,7 @@ struct StoredRowReader {
     /// order, and returns how many; nil, before passing any, if the packs do not decode into that
     /// many events of this launch, each once: the caller then reads the launch's rows.
     private mutating func replayPacked(
-        ofLaunch id: Int64, expecting expected: Int64, device: String, name: String, envelope: Int64?,
+        ofLaunch id: Int64, expecting expected: Int64, device: String, name: String, envelope: StoredContext?,
         _ body: (StoredRow) throws -> Void, cutShort: (String, String) throws -> Void
     ) throws -> Int? {
         let range = EventIdentity.launchStart(id) ..< EventIdentity.launchEnd(id)
@@ -174,7 +183,7 @@ struct StoredRowReader {
             }
             if try fileWasCut(ofRow: unpacked[count - 1].rowID) { try cutShort(device, name) }
             let launch = StoredLaunch(
-                id: id, device: device, name: name, contextID: envelope ?? unpacked[0].contextID, contexts: contexts)
+                id: id, device: device, name: name, context: envelope, contexts: contexts)
             for index in 0 ..< count { try body(StoredRow(unpacked[index], launch: launch)) }
             return count
         }
@@ -201,10 +210,9 @@ struct StoredRowReader {
     }
 
     /// Reads one launch's event rows (their row ids hold its id in their high 32 bits); the
-    /// launch's context is `envelope` (its first event's, in replay order: a launch is one process),
-    /// or, where the store does not name it, its first row's.
+    /// launch's context is `envelope` (see ``LaunchEnvelope``: a launch is one process).
     private func readRows(
-        ofLaunch id: Int64, device: String, name: String, envelope: Int64?, _ body: (StoredRow) throws -> Void
+        ofLaunch id: Int64, device: String, name: String, envelope: StoredContext?, _ body: (StoredRow) throws -> Void
     ) throws -> Int {
         let stmt = events.sqliteStatement
         sqlite3_reset(stmt)
@@ -215,7 +223,7 @@ struct StoredRowReader {
         while try Self.step(stmt, reading: "events for replay") {
             let values = Self.values(stmt)
             let current = launch ?? StoredLaunch(
-                id: id, device: device, name: name, contextID: envelope ?? values.contextID, contexts: contexts)
+                id: id, device: device, name: name, context: envelope, contexts: contexts)
             launch = current
             count += 1
             try body(StoredRow(values, launch: current))

@@ -180,5 +180,29 @@ func shellOutput(_ command: String) throws -> String {
         #expect(rows.map { $0["os"] as String? } == Array(repeating: "18.1", count: 4))
         let apps = try store.launches(app: "com.example.news", appVersion: "5.12.0")
         #expect(apps.map(\.launch) == ["L1"])
+
+        // A line deleted by hand: the envelope is worked out again from the lines left.
+        try store.write { try $0.execute(sql: "DELETE FROM event_rows WHERE seq = 3") }
+        let kept = try store.read { try Row.fetchAll($0, sql: "SELECT app, app_version FROM launch_rows") }
+        #expect(kept.map { $0["app_version"] as String? } == ["5.12.0"] && kept.map { $0["app"] as String? } == ["com.example.news"])
+    }
+
+    /// Without `seq`, a field is completed from the earliest line by time, whatever order the
+    /// uploads come in.
+    @Test func withoutSeqTheEarliestLineByTimeCompletesTheEnvelope() throws {
+        let line = { (second: Int, event: String, fields: String) in
+            #"{"ts":"2026-11-21T08:00:0\#(second).000Z","device":"D1","launch":"L1","event":"\#(event)"\#(fields)}"#
+        }
+        let workspace = try Workspace()
+        let store = try workspace.store()
+        let files = try [
+            workspace.write("3.jsonl", lines: [line(2, "didBecomeActive", #","app_version":"6.1","os":"18.1""#)]),
+            workspace.write("2.jsonl", lines: [line(1, "config", #","app_version":"6.0","os":"18.0""#)]),
+            workspace.write("1.jsonl", lines: [line(0, "launch", #","app":"com.example.news""#)]),
+        ]
+        for file in files { _ = Ingestor(store: store).ingest([file]) }
+        let envelope = try store.read { try Row.fetchOne($0, sql: "SELECT app, app_version, os FROM launch_rows") }
+        #expect(envelope?["app"] as String? == "com.example.news")
+        #expect(envelope?["app_version"] as String? == "6.0" && envelope?["os"] as String? == "18.0")
     }
 }

@@ -47,7 +47,8 @@ import Testing
         #expect(rows.map { $0["app"] as String? } == Array(repeating: "com.example.news", count: 6))
         #expect(rows.map { $0["app_version"] as String? } == Array(repeating: "5.12.0", count: 6))
         #expect(rows.map { $0["os"] as String? } == Array(repeating: "18.1", count: 6))
-        #expect(rows.map { $0["model"] as String? } == Array(repeating: "iPhone15,2", count: 6))
+        // The model is the first line's: L2's first line logs none, so only its config line shows one.
+        #expect(rows.map { $0["model"] as String? } == ["iPhone15,2", "iPhone15,2", "iPhone15,2", nil, "iPhone15,2", nil])
         #expect(rows.map { $0["process"] as String? } == Array(repeating: nil, count: 6))
         let applied = try store.read { try Migrations.migrator.appliedMigrations($0) }
         #expect(applied.last == LaunchEnvelope.migrationIdentifier)

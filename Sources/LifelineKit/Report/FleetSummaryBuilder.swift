@@ -111,12 +111,11 @@ public struct FleetSummaryBuilder {
     /// finding whose launch the store does not hold: one loaded by `import-findings`).
     private static let scoped = """
         WITH scoped AS (
-            SELECT f.*, c.app, c.app_version, c.os
+            SELECT f.*, l.app, l.app_version, l.os
             FROM findings f
             LEFT JOIN devices d ON d.name = f.device
             LEFT JOIN launch_rows l ON l.device_id = d.id AND l.name = f.launch
-            LEFT JOIN contexts c ON c.id = l.context_id
-            WHERE f.ts >= :since AND f.ts < :until AND (:app = '' OR c.app = :app) AND (:version = '' OR c.app_version = :version)
+            WHERE f.ts >= :since AND f.ts < :until AND (:app = '' OR l.app = :app) AND (:version = '' OR l.app_version = :version)
         )
 
         """
