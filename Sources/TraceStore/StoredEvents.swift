@@ -189,14 +189,16 @@ public struct StoredRow {
 private struct StoredEventBuilder {
     private var interner = TextInterner()
 
+    /// The envelope is the launch's, else the row's own, as the `events` view gives it.
     mutating func event(_ row: StoredRow) -> Event {
-        let context = row.context
+        let own = row.context
+        let launch = row.launch.context
         let fields = row.fields
         return Event(
             ts: fields.ts, device: row.launch.device, launch: row.launch.name,
             name: interned(row, .event) ?? "", seq: fields.seq, mono: fields.mono,
-            app: context?.app, appVersion: context?.appVersion, os: context?.os, model: context?.model,
-            process: context?.process, phase: interned(row, .phase), reason: interned(row, .reason),
+            app: launch?.app ?? own?.app, appVersion: launch?.appVersion ?? own?.appVersion, os: launch?.os ?? own?.os,
+            model: launch?.model ?? own?.model, process: launch?.process ?? own?.process, phase: interned(row, .phase), reason: interned(row, .reason),
             cause: interned(row, .cause), task: fields.task, identifier: interned(row, .identifier),
             call: fields.call.map { String(decoding: $0, as: UTF8.self) }, success: fields.success,
             result: interned(row, .result), attrs: fields.attrs.map { String(decoding: $0, as: UTF8.self) },

@@ -290,4 +290,27 @@ import Testing
         }
         #expect(try Mistake.content(database) == before)
     }
+
+    /// A launch that names its app on its `config` line only is the app's launch for every command:
+    /// `check` on a store and on a stream, and `timeline`.
+    @Test func aLaunchThatNamesItsAppOnItsConfigLineIsTheAppsEverywhere() throws {
+        let trace = """
+            {"ts":"2026-11-21T08:00:00Z","device":"C1","launch":"L1","seq":0,"event":"launch","reason":"system","cause":"fetch"}
+            {"ts":"2026-11-21T08:00:00.1Z","device":"C1","launch":"L1","seq":1,"event":"config","app":"com.example.news","app_version":"5.12.0"}
+            {"ts":"2026-11-21T08:00:00.2Z","device":"C1","launch":"L1","seq":2,"event":"didEnterBackground","phase":"begin"}
+            {"ts":"2026-11-21T08:00:09Z","device":"C1","launch":"L1","seq":3,"event":"didEnterBackground","phase":"end"}
+
+            """
+        let filters = ["--app", Self.news, "--app-version", "5.12.0", "--rule", "did-enter-background-overrun"]
+        let streamed = try CLI.run(["check", "--stdin", "--format", "jsonl"] + filters, stdin: trace)
+        #expect(streamed.stdout.contains(#""rule":"did-enter-background-overrun""#), "\(streamed.stderr)")
+        let directory = try CLI.temporaryDirectory()
+        let file = directory.appendingPathComponent("config.jsonl")
+        try trace.write(to: file, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("config.db").path
+        let stored = try CLI.run(["check", "--db", database, "--format", "jsonl", file.path] + filters)
+        #expect(stored.stdout.contains(#""rule":"did-enter-background-overrun""#), "\(stored.stderr)")
+        let timeline = try CLI.run(["timeline", "C1", "--db", database, "--app", Self.news])
+        #expect(timeline.status == 0 && timeline.stdout.contains("launch L1 (com.example.news, 5.12.0)"), "\(timeline.stderr)")
+    }
 }

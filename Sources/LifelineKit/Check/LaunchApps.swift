@@ -5,10 +5,16 @@ import TraceStore
 /// the launches it names; from a stream, each launch as its first event arrives.
 struct LaunchApps {
     let selection: AppSelection
-    /// Each launch seen, and whether it is selected.
-    private var decided: [Store.LaunchName: Bool] = [:]
-    /// How many launches are selected.
-    private(set) var selected = 0
+    /// Each launch seen, with the app and version its lines have named so far (a stream learns a
+    /// launch's envelope as it comes: the first line may leave it to the `config` line).
+    private var seen: [Store.LaunchName: Envelope] = [:]
+
+    private struct Envelope {
+        var app: String?
+        var version: String?
+        /// Named by the store as selected (its envelope is the store's to know).
+        var chosen = false
+    }
 
     /// For a stream: launches are decided by ``see(_:)``.
     init(_ selection: AppSelection) {
@@ -18,29 +24,42 @@ struct LaunchApps {
     /// For a store: the launches `selection` takes, found beforehand.
     init(_ selection: AppSelection, launches: [Store.LaunchName]) {
         self.selection = selection
-        for launch in launches where decided.updateValue(true, forKey: launch) == nil { selected += 1 }
+        for launch in launches { seen[launch] = Envelope(chosen: true) }
     }
 
-    /// Decides the launch of `event` if it is its first event.
+    /// How many launches are selected.
+    var selected: Int { seen.values.count(where: isSelected) }
+
+    /// Notes the app and version of the launch of `event`.
     mutating func see(_ event: Event) {
         see(device: event.device, launch: event.launch, app: event.app, version: event.appVersion)
     }
 
+    /// Notes a launch's app and version: its first line's, each completed by the first later line
+    /// that names it.
     mutating func see(device: String, launch: String, app: String?, version: String?) {
         let name = Store.LaunchName(device: device, launch: launch)
-        guard decided[name] == nil else { return }
-        let matches = selection.matches(app: app, version: version)
-        decided[name] = matches
-        if matches { selected += 1 }
+        guard var envelope = seen[name] else {
+            seen[name] = Envelope(app: app, version: version)
+            return
+        }
+        guard envelope.app == nil && app != nil || envelope.version == nil && version != nil else { return }
+        envelope.app = envelope.app ?? app
+        envelope.version = envelope.version ?? version
+        seen[name] = envelope
     }
 
     /// Whether the launch is selected (a launch never seen is not).
     func takes(device: String, launch: String) -> Bool {
-        decided[Store.LaunchName(device: device, launch: launch)] ?? false
+        seen[Store.LaunchName(device: device, launch: launch)].map(isSelected) ?? false
     }
 
     /// Whether the finding's launch is selected.
     func takes(_ finding: Finding) -> Bool {
         takes(device: finding.device, launch: finding.launch)
+    }
+
+    private func isSelected(_ envelope: Envelope) -> Bool {
+        envelope.chosen || selection.matches(app: envelope.app, version: envelope.version)
     }
 }
