@@ -30,6 +30,18 @@ import Testing
         #expect(rejects == "7")
     }
 
+    /// A glob over the upload directory that names the database too: the database is left alone.
+    @Test func theDatabaseItselfIsNotIngested() throws {
+        let directory = try CLI.temporaryDirectory()
+        let database = directory.appendingPathComponent("em.db").path
+        let log = CLI.root.appendingPathComponent("traces/dev-0006-2026-11-21.jsonl").path
+        _ = try CLI.run(["ingest", "--quiet", "--db", database, log])
+        let again = try CLI.run(["ingest", "--db", database, database, log])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("em.db: ignored: the database this ingest writes into (or one of its files), not a log"))
+        #expect(try CLI.sqlite(database, "SELECT count(*) FROM rejects") == "0")
+    }
+
     /// An upload directory a failed sync left empty is a clean run, with a note saying nothing was there.
     @Test func anEmptyDirectoryIsSaidToHoldNothing() throws {
         let directory = try CLI.temporaryDirectory()

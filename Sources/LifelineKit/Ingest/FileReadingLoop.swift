@@ -19,9 +19,15 @@ struct FileReadingLoop: Sendable {
         // The first path of each content read in this run: a copy later in the run is skipped
         // as what it is, not as "being ingested" by this very process (the first copy's claim).
         var firstPaths: [String: String] = [:]
+        // A shell glob over the upload directory may name the database itself.
+        let storeFiles = Self.identities(of: ["", "-wal", "-shm", "-journal"].map { store.path + $0 })
         for (fileKey, input) in inputs.enumerated() {
             let keepGoing: Bool
             switch input {
+            case .file(let path) where !storeFiles.isDisjoint(with: Self.identities(of: [path])):
+                var report = FileReport(path: path, outcome: .ignored)
+                report.message = "the database this ingest writes into (or one of its files), not a log"
+                keepGoing = queue.push(.report(report))
             case .file(let path):
                 keepGoing = read(path: path, fileKey: fileKey, expectedEvents: &expectedEvents, firstPaths: &firstPaths)
             case .standardInput:
@@ -37,6 +43,15 @@ struct FileReadingLoop: Sendable {
             }
             if !keepGoing { return }
         }
+    }
+
+    /// The device and inode of each path that exists.
+    private static func identities(of paths: [String]) -> Set<[UInt64]> {
+        Set(paths.compactMap { path in
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            return [UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino)]
+        })
     }
 
     /// Reads one input; false if the writing side has stopped.

@@ -13,7 +13,7 @@ extension IngestSummary {
         lines.append(
             "  files     \(count(.ingested)) ingested, \(count(.resumed)) resumed, \(count(.skipped)) skipped"
                 + " (already stored), \(truncatedFiles) truncated, \(damagedFiles) damaged, \(count(.failed)) failed"
-                + (count(.ignored) > 0 ? ", \(count(.ignored)) ignored (not regular files)" : "")
+                + (count(.ignored) > 0 ? ", \(count(.ignored)) ignored (why: below)" : "")
                 + (count(.elsewhere) > 0 ? ", \(count(.elsewhere)) left to another running ingest" : ""))
         lines.append(
             "  events    \(events) stored, \(duplicates) duplicates ignored"
