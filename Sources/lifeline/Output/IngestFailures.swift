@@ -23,7 +23,8 @@ extension IngestSummary {
     /// ``FileReport/rejectsShown`` of a file, one line says how many more the `rejects` table holds.
     func printBadInput() {
         for file in files {
-            let path = PrintableText.escaped(file.path)
+            // Standard input named as `check --stdin` names it.
+            let path = file.path == "-" ? "stdin" : PrintableText.escaped(file.path)
             for damage in file.damage {
                 Terminal.printError("\(path): bytes \(damage.from)-\(damage.to): \(damage.linesText) lost: \(damage.reason)")
             }
