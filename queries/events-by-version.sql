@@ -26,7 +26,7 @@ FROM (SELECT id >> 32 AS launch_id, context_id, count(*) AS events, min(ts) AS f
 JOIN contexts c ON c.id = g.context_id
 JOIN launch_rows l ON l.id = g.launch_id
 -- A line's envelope is its launch's, or its own where the launch has none (the `events` view's rule).
-WHERE coalesce(l.process, c.process, 'app') = 'app'
+WHERE coalesce(l.process, 'app') = 'app'
   AND (:app IS NULL OR coalesce(l.app, c.app) = :app)
   AND (:app_version IS NULL OR coalesce(l.app_version, c.app_version) = :app_version)
 GROUP BY 1, 2

@@ -17,7 +17,8 @@ import GRDB
 /// `launch_rows.context_id` names the first line's context, and `launch_rows.app` … `process`
 /// hold the envelope, worked out by a trigger whenever a launch row's `context_id` or `events`
 /// is written: by every ingest transaction that adds to the launch (a later upload may bring an
-/// earlier line), and by the triggers on a change made by hand to its events.
+/// earlier line), and by the triggers on a change made by hand to its events (which also count
+/// the launch's events and times again).
 enum LaunchEnvelope {
     static let fields = ["app", "app_version", "os", "model", "process"]
     /// The fields a later line may give where the first line leaves them out.
@@ -56,9 +57,11 @@ enum LaunchEnvelope {
             """
     }
 
-    /// An envelope column of the `events` view: the launch's value, else the line's own.
+    /// An envelope column of the `events` view: the launch's value, else the line's own — but for
+    /// `process`, the launch's alone (one left out on its first line means the app), so that one
+    /// launch is never part app, part extension.
     private static func column(_ name: String) -> String {
-        "coalesce(l.\(name), c.\(name)) AS \(name)"
+        name == "process" ? "l.process AS process" : "coalesce(l.\(name), c.\(name)) AS \(name)"
     }
 
     static let migrationIdentifier = "v10: a launch's envelope for the lines that leave it out"
@@ -69,6 +72,12 @@ enum LaunchEnvelope {
         let added = fields.map { "ALTER TABLE launch_rows ADD COLUMN \($0) TEXT;" }.joined(separator: "\n")
         let assignments = fields.map { "\($0) = \(value(of: $0))" }.joined(separator: ",\n")
         let refresh = "UPDATE launch_rows SET context_id = \(firstContext(of: "launch_rows.id"))"
+        // A change by hand also moves the launch's count and times, which `apps` and the replay read.
+        let totals = """
+            , events = (SELECT count(*) FROM event_rows e WHERE e.id >= (launch_rows.id << 32) AND e.id < ((launch_rows.id + 1) << 32)),
+              first_ts = (SELECT min(ts) FROM event_rows e WHERE e.id >= (launch_rows.id << 32) AND e.id < ((launch_rows.id + 1) << 32)),
+              last_ts = (SELECT max(ts) FROM event_rows e WHERE e.id >= (launch_rows.id << 32) AND e.id < ((launch_rows.id + 1) << 32))
+            """
         try db.execute(sql: """
             ALTER TABLE launch_rows ADD COLUMN context_id INTEGER;
             \(added)
@@ -78,10 +87,10 @@ enum LaunchEnvelope {
             END;
             \(refresh);
             CREATE TRIGGER event_rows_deleted_envelope AFTER DELETE ON event_rows BEGIN
-                \(refresh) WHERE id = old.id >> 32;
+                \(refresh) \(totals) WHERE id = old.id >> 32;
             END;
             CREATE TRIGGER event_rows_updated_envelope AFTER UPDATE OF id, seq, ts, context_id ON event_rows BEGIN
-                \(refresh) WHERE id IN (old.id >> 32, new.id >> 32);
+                \(refresh) \(totals) WHERE id IN (old.id >> 32, new.id >> 32);
             END;
             DROP VIEW events;
             CREATE VIEW events AS

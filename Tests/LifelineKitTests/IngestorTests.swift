@@ -183,8 +183,24 @@ func shellOutput(_ command: String) throws -> String {
 
         // A line deleted by hand: the envelope is worked out again from the lines left.
         try store.write { try $0.execute(sql: "DELETE FROM event_rows WHERE seq = 3") }
-        let kept = try store.read { try Row.fetchAll($0, sql: "SELECT app, app_version FROM launch_rows") }
+        let kept = try store.read { try Row.fetchAll($0, sql: "SELECT app, app_version, events, last_ts FROM launch_rows") }
         #expect(kept.map { $0["app_version"] as String? } == ["5.12.0"] && kept.map { $0["app"] as String? } == ["com.example.news"])
+        // …and its count and times from them too, as `apps` reads them.
+        #expect(kept.map { $0["events"] as Int } == [3])
+        #expect(kept.map { $0["last_ts"] as Int64 } == [1_795_248_002_000_000], "08:00:02, its latest line left")
+    }
+
+    /// A launch is one process: a `process` left out on its first line is the app's for every line.
+    @Test func aLaunchIsOneProcessInTheEventsView() throws {
+        let workspace = try Workspace()
+        let store = try workspace.store()
+        let file = try workspace.write("process.jsonl", lines: [
+            #"{"ts":"2026-11-21T08:00:00Z","device":"D1","launch":"L1","seq":0,"event":"launch","app":"com.example.news"}"#,
+            #"{"ts":"2026-11-21T08:00:01Z","device":"D1","launch":"L1","seq":1,"event":"config","process":"extension:nse"}"#,
+        ])
+        _ = Ingestor(store: store).ingest([file])
+        let processes = try store.read { try String?.fetchAll($0, sql: "SELECT process FROM events ORDER BY seq") }
+        #expect(processes == [nil, nil])
     }
 
     /// Without `seq`, a field is completed from the earliest line by time, whatever order the
