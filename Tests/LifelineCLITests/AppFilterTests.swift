@@ -313,4 +313,19 @@ import Testing
         let timeline = try CLI.run(["timeline", "C1", "--db", database, "--app", Self.news])
         #expect(timeline.status == 0 && timeline.stdout.contains("launch L1 (com.example.news, 5.12.0)"), "\(timeline.stderr)")
     }
+
+    /// A stream holds a finding of a launch whose app it has not learnt yet, and reports it once a
+    /// later line names the app (here the breach is on line 2, the app on line 3).
+    @Test func aStreamHoldsAFindingUntilItsLaunchNamesItsApp() throws {
+        let trace = """
+            {"ts":"2026-11-21T08:00:00Z","device":"H1","launch":"L1","seq":0,"event":"launch","reason":"user"}
+            {"ts":"2026-11-21T08:00:01Z","device":"H1","launch":"L1","seq":1,"event":"suspend"}
+            {"ts":"2026-11-21T08:00:02Z","device":"H1","launch":"L1","seq":2,"event":"willResignActive","app":"com.example.news"}
+
+            """
+        let news = try CLI.run(["check", "--stdin", "--format", "jsonl", "--app", Self.news, "--rule", "illegal-transition"], stdin: trace)
+        #expect(news.stdout.contains(#""rule":"illegal-transition""#) && news.stdout.contains("2026-11-21T08:00:01"), "\(news.stderr)")
+        let other = try CLI.run(["check", "--stdin", "--format", "jsonl", "--app", Self.weather], stdin: trace)
+        #expect(other.status == 3 && other.stdout.isEmpty)
+    }
 }

@@ -54,6 +54,13 @@ struct LaunchApps {
         seen[Store.LaunchName(device: device, launch: launch)].map(isSelected) ?? false
     }
 
+    /// Whether a stream has yet to learn what the selection asks of the launch: its app or version
+    /// (a launch may name them on its second line, after a finding at its first).
+    func isUndecided(device: String, launch: String) -> Bool {
+        guard let envelope = seen[Store.LaunchName(device: device, launch: launch)], !envelope.chosen else { return false }
+        return selection.app != nil && envelope.app == nil || selection.version != nil && envelope.version == nil
+    }
+
     /// Whether the finding's launch is selected.
     func takes(_ finding: Finding) -> Bool {
         takes(device: finding.device, launch: finding.launch)

@@ -30,6 +30,9 @@ final class StreamRun {
     @exclusivity(unchecked) private var launchApps: LaunchApps?
     @exclusivity(unchecked) private var emitError: (any Error)?
     @exclusivity(unchecked) private var lastEvent: (device: String, launch: String)?
+    /// Findings of launches whose app or version `--app` asks for and the stream has not learnt yet:
+    /// reported once a line names them and they match, dropped if they do not.
+    @exclusivity(unchecked) private var heldFindings: [Finding] = []
     /// The latest event the stream carried (replayed or spilled): the one whose launch a stretch
     /// of damaged input after it may have cut short.
     @exclusivity(unchecked) private var lastTaken: (device: String, launch: String)?
@@ -193,6 +196,7 @@ final class StreamRun {
         }
         lastEvent = (event.device, event.launch)
         launchApps?.see(event)
+        if !heldFindings.isEmpty { releaseHeldFindings() }
         totals.events += 1
         if options.inWindow(event.ts) { totals.eventsInWindow += 1 }
         replayer.receive(copyOf: event, emit: report)
@@ -206,7 +210,29 @@ final class StreamRun {
     }
 
     private func report(_ finding: Finding) {
-        guard emitError == nil, options.reports(finding), launchApps?.takes(finding) ?? true else { return }
+        guard emitError == nil, options.reports(finding) else { return }
+        if let launchApps, !launchApps.takes(finding) {
+            if launchApps.isUndecided(device: finding.device, launch: finding.launch) { heldFindings.append(finding) }
+            return
+        }
+        deliver(finding)
+    }
+
+    /// Reports the held findings whose launch is now known to match, and drops those known not to.
+    private func releaseHeldFindings() {
+        guard let launchApps else { return }
+        var stillHeld: [Finding] = []
+        for finding in heldFindings {
+            if launchApps.isUndecided(device: finding.device, launch: finding.launch) {
+                stillHeld.append(finding)
+            } else if launchApps.takes(finding) {
+                deliver(finding)
+            }
+        }
+        heldFindings = stillHeld
+    }
+
+    private func deliver(_ finding: Finding) {
         totals.findings += 1
         totals.findingsByRule[finding.rule, default: 0] += 1
         do { try emit(finding) } catch { emitError = error }
