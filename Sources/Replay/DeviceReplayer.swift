@@ -80,6 +80,7 @@ public final class DeviceReplayer {
     /// check then copies only that.
     public func receive(_ event: borrowing Event, emit: (Finding) -> Void) {
         let launch = launchState(for: event)
+        if launch.envelopeIsIncomplete { launch.completeEnvelope(from: event) }
         replay(ReplayEvent(event, launch: launch.serial, texts: state.texts), in: launch, emit: emit)
     }
 

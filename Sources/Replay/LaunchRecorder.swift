@@ -101,8 +101,8 @@ final class LaunchRecorder {
             started = launchEvent.reason.map(text) ?? (cause == nil ? "user" : "system")
         }
         device.records?.sink.record(LaunchRecord(
-            number: number, device: device.device, launch: header.launch, app: header.app, appVersion: header.appVersion, os: header.os,
-            model: header.model, process: header.process, firstTS: launch.firstEvent.ts, lastTS: last.ts,
+            number: number, device: device.device, launch: header.launch, app: launch.envelope.app,
+            appVersion: launch.envelope.appVersion, os: launch.envelope.os, model: header.model, process: header.process, firstTS: launch.firstEvent.ts, lastTS: last.ts,
             started: started, cause: cause, ended: ended, endReason: endReason, endState: endState.rawValue,
             foregroundSeconds: foreground, backgroundSeconds: background, suspendedSeconds: suspended,
             backgroundPeriods: periods, logCutShort: launch.logCutShort))

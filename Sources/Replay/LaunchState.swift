@@ -17,8 +17,13 @@ public final class LaunchState {
     public let serial: UInt32
     /// The `process` of its first event: nil or `"app"` for the app, `"extension:…"` otherwise.
     public let process: String?
-    /// The `app` (bundle id) of its first event.
-    public let app: String?
+    /// Its envelope: its first event's, its app, version and OS completed by the first later events
+    /// that log them where the first leaves them out (see ``completeEnvelope(from:)``).
+    public private(set) var envelope: LaunchHeader
+    /// Whether the envelope still lacks its app, version or OS (read for every event of a stream).
+    @exclusivity(unchecked) public private(set) var envelopeIsIncomplete: Bool
+    /// The bundle id of its envelope.
+    public var app: String? { envelope.app }
     /// True for an app extension process (`process` = `extension:…`). Stored, not computed:
     /// the replay asks it for every event.
     public let isExtension: Bool
@@ -114,7 +119,8 @@ public final class LaunchState {
         launch = header.launch
         self.serial = serial
         process = header.process
-        app = header.app
+        envelope = header
+        envelopeIsIncomplete = header.app == nil || header.appVersion == nil || header.os == nil
         isExtension = header.process?.hasPrefix("extension:") ?? false
         firstEvent = first
         lastEvent = first
@@ -150,6 +156,17 @@ public final class LaunchState {
         permittedIdentifiers = config.permittedIdentifiers
         backgroundModes = config.backgroundModes
         debuggerAttached = config.debuggerAttached
+    }
+
+    /// Fills the app, version and OS the envelope lacks from `event`, a later event of the launch:
+    /// a stream learns them as they come, as a store works them out (a team may log them on the
+    /// `config` line).
+    @inline(never)
+    func completeEnvelope(from event: borrowing Event) {
+        envelope.app = envelope.app ?? event.app
+        envelope.appVersion = envelope.appVersion ?? event.appVersion
+        envelope.os = envelope.os ?? event.os
+        envelopeIsIncomplete = envelope.app == nil || envelope.appVersion == nil || envelope.os == nil
     }
 
     /// Numbers the launch for the derived records of `device`'s replay and starts following it.

@@ -312,6 +312,12 @@ import Testing
         #expect(stored.stdout.contains(#""rule":"did-enter-background-overrun""#), "\(stored.stderr)")
         let timeline = try CLI.run(["timeline", "C1", "--db", database, "--app", Self.news])
         #expect(timeline.status == 0 && timeline.stdout.contains("launch L1 (com.example.news, 5.12.0)"), "\(timeline.stderr)")
+        // The stream's launch records name the app and version the config line gave, as the store's do.
+        let records = directory.appendingPathComponent("launches.jsonl")
+        _ = try CLI.run(["check", "--stdin", "--quiet", "--launches", records.path], stdin: trace)
+        let record = try String(contentsOf: records, encoding: .utf8)
+        #expect(record.contains(#""app":"com.example.news","app_version":"5.12.0""#), "\(record)")
+        #expect(try CLI.sqlite(database, "SELECT app || ' ' || app_version FROM launches") == "com.example.news 5.12.0")
     }
 
     /// A stream holds a finding of a launch whose app it has not learnt yet, and reports it once a
