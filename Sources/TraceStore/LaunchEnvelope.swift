@@ -15,8 +15,9 @@ import GRDB
 /// version that was killed.
 ///
 /// `launch_rows.context_id` names the first line's context, and `launch_rows.app` … `process`
-/// hold the envelope, worked out by a trigger whenever a launch row's `context_id` or `events`
-/// is written: by every ingest transaction that adds to the launch (a later upload may bring an
+/// hold the envelope, worked out by a trigger when a launch row's first line changes or its
+/// envelope is still incomplete as its `context_id` or `events` are written (so an ingest pays
+/// for it once per launch, not once per batch: every batch was 15% of the time of an ingest): by every ingest transaction that adds to the launch (a later upload may bring an
 /// earlier line), and by the triggers on a change made by hand to its events (which also count
 /// the launch's events and times again).
 enum LaunchEnvelope {
@@ -43,18 +44,23 @@ enum LaunchEnvelope {
         """
     }
 
-    /// One field of the envelope of launch `new.id`, whose first line's context is `new.context_id`:
-    /// the first line's value, or (for a field a later line may give) the earliest that logs one.
-    /// The scan runs only for a field the first line leaves out.
-    private static func value(of field: String) -> String {
-        let first = "(SELECT c.\(field) FROM contexts c WHERE c.id = new.context_id)"
+    /// One field of the envelope of the launch row `row` (`new` in a trigger on `launch_rows`,
+    /// `launch_rows` in an update of it), whose `context_id` names its first line's context: the
+    /// first line's value, or (for a field a later line may give) the earliest that logs one. The
+    /// scan runs only for a field the first line leaves out.
+    private static func value(of field: String, row: String) -> String {
+        let first = "(SELECT c.\(field) FROM contexts c WHERE c.id = \(row).context_id)"
         guard completed.contains(field) else { return first }
         return """
             coalesce(\(first),
                 (SELECT c.\(field) FROM event_rows e JOIN contexts c ON c.id = e.context_id
-                 WHERE e.id >= (new.id << 32) AND e.id < ((new.id + 1) << 32) AND c.\(field) IS NOT NULL
+                 WHERE e.id >= (\(row).id << 32) AND e.id < ((\(row).id + 1) << 32) AND c.\(field) IS NOT NULL
                  ORDER BY \(replayOrder) LIMIT 1))
             """
+    }
+
+    private static func assignments(row: String) -> String {
+        fields.map { "\($0) = \(value(of: $0, row: row))" }.joined(separator: ",\n")
     }
 
     /// An envelope column of the `events` view: the launch's value, else the line's own — but for
@@ -70,7 +76,6 @@ enum LaunchEnvelope {
     /// stored before; the triggers that keep them right; and the `events` view that reads them.
     static func migrate(_ db: Database) throws {
         let added = fields.map { "ALTER TABLE launch_rows ADD COLUMN \($0) TEXT;" }.joined(separator: "\n")
-        let assignments = fields.map { "\($0) = \(value(of: $0))" }.joined(separator: ",\n")
         let refresh = "UPDATE launch_rows SET context_id = \(firstContext(of: "launch_rows.id"))"
         // A change by hand also moves the launch's count and times, which `apps` and the replay read.
         let totals = """
@@ -81,16 +86,19 @@ enum LaunchEnvelope {
         try db.execute(sql: """
             ALTER TABLE launch_rows ADD COLUMN context_id INTEGER;
             \(added)
-            CREATE TRIGGER launch_rows_envelope AFTER UPDATE OF context_id, events ON launch_rows BEGIN
-                UPDATE launch_rows SET \(assignments)
+            CREATE TRIGGER launch_rows_envelope AFTER UPDATE OF context_id, events ON launch_rows
+            WHEN old.context_id IS NOT new.context_id OR new.app IS NULL OR new.app_version IS NULL OR new.os IS NULL BEGIN
+                UPDATE launch_rows SET \(assignments(row: "new"))
                 WHERE id = new.id;
             END;
             \(refresh);
             CREATE TRIGGER event_rows_deleted_envelope AFTER DELETE ON event_rows BEGIN
                 \(refresh) \(totals) WHERE id = old.id >> 32;
+                UPDATE launch_rows SET \(assignments(row: "launch_rows")) WHERE id = old.id >> 32;
             END;
             CREATE TRIGGER event_rows_updated_envelope AFTER UPDATE OF id, seq, ts, context_id ON event_rows BEGIN
                 \(refresh) \(totals) WHERE id IN (old.id >> 32, new.id >> 32);
+                UPDATE launch_rows SET \(assignments(row: "launch_rows")) WHERE id IN (old.id >> 32, new.id >> 32);
             END;
             DROP VIEW events;
             CREATE VIEW events AS
