@@ -244,7 +244,7 @@ public final class DeviceReplayer {
             end(previous, .superseded(by: first))
         }
         let launch = LaunchState(header, serial: serial, first: first, checks: book.blueprints.count)
-        if state.isRecording { launch.startRecording(in: state, header: header) }
+        if state.isRecording { launch.startRecording(in: state) }
         for index in book.launchScopedBlueprints {
             if let spare = spares.first(where: { $0.has(index) }) {
                 spare.move(index, to: launch.checks)

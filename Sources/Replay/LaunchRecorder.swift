@@ -23,7 +23,6 @@ import TraceModel
 /// run time, for the reason given at ``LaunchState`` (a recorder belongs to one launch's state).
 final class LaunchRecorder {
     private let device: DeviceState
-    private let header: LaunchHeader
     private let number: Int
     private let isExtension: Bool
     /// The `did-enter-background` budget of the replay.
@@ -39,11 +38,10 @@ final class LaunchRecorder {
     @exclusivity(unchecked) private var running: [ReplayEvent] = []
 
     init(
-        device: DeviceState, header: LaunchHeader, number: Int, first: ReplayEvent, isExtension: Bool,
+        device: DeviceState, number: Int, first: ReplayEvent, isExtension: Bool,
         didEnterBackgroundBudget: Double
     ) {
         self.device = device
-        self.header = header
         self.number = number
         self.isExtension = isExtension
         self.didEnterBackgroundBudget = didEnterBackgroundBudget
@@ -100,9 +98,11 @@ final class LaunchRecorder {
             // As the life cycle reads it: a launch with a cause and no reason is the system's.
             started = launchEvent.reason.map(text) ?? (cause == nil ? "user" : "system")
         }
+        // Its envelope as the launch's events completed it (a stream learns it as the lines come).
+        let envelope = launch.envelope
         device.records?.sink.record(LaunchRecord(
-            number: number, device: device.device, launch: header.launch, app: launch.envelope.app,
-            appVersion: launch.envelope.appVersion, os: launch.envelope.os, model: header.model, process: header.process, firstTS: launch.firstEvent.ts, lastTS: last.ts,
+            number: number, device: device.device, launch: launch.launch, app: envelope.app, appVersion: envelope.appVersion,
+            os: envelope.os, model: envelope.model, process: envelope.process, firstTS: launch.firstEvent.ts, lastTS: last.ts,
             started: started, cause: cause, ended: ended, endReason: endReason, endState: endState.rawValue,
             foregroundSeconds: foreground, backgroundSeconds: background, suspendedSeconds: suspended,
             backgroundPeriods: periods, logCutShort: launch.logCutShort))

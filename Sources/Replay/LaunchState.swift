@@ -170,13 +170,13 @@ public final class LaunchState {
     }
 
     /// Numbers the launch for the derived records of `device`'s replay and starts following it.
-    func startRecording(in device: DeviceState, header: LaunchHeader) {
+    func startRecording(in device: DeviceState) {
         guard let records = device.records else { return }
         recordNumber = records.launchesBegun
         records.launchesBegun += 1
         records.sink.launchBegan(number: recordNumber)
         recorder = LaunchRecorder(
-            device: device, header: header, number: recordNumber, first: firstEvent, isExtension: isExtension,
+            device: device, number: recordNumber, first: firstEvent, isExtension: isExtension,
             didEnterBackgroundBudget: records.didEnterBackgroundBudget)
     }
 
