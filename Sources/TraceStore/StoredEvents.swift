@@ -189,7 +189,8 @@ public struct StoredRow {
 private struct StoredEventBuilder {
     private var interner = TextInterner()
 
-    /// The envelope is the launch's, else the row's own, as the `events` view gives it.
+    /// The envelope is the launch's, else the row's own, as the `events` view gives it (`process`
+    /// the launch's alone: one launch is one process).
     mutating func event(_ row: StoredRow) -> Event {
         let own = row.context
         let launch = row.launch.context
@@ -198,7 +199,8 @@ private struct StoredEventBuilder {
             ts: fields.ts, device: row.launch.device, launch: row.launch.name,
             name: interned(row, .event) ?? "", seq: fields.seq, mono: fields.mono,
             app: launch?.app ?? own?.app, appVersion: launch?.appVersion ?? own?.appVersion, os: launch?.os ?? own?.os,
-            model: launch?.model ?? own?.model, process: launch?.process ?? own?.process, phase: interned(row, .phase), reason: interned(row, .reason),
+            model: launch?.model ?? own?.model, process: launch.map(\.process) ?? own?.process,
+            phase: interned(row, .phase), reason: interned(row, .reason),
             cause: interned(row, .cause), task: fields.task, identifier: interned(row, .identifier),
             call: fields.call.map { String(decoding: $0, as: UTF8.self) }, success: fields.success,
             result: interned(row, .result), attrs: fields.attrs.map { String(decoding: $0, as: UTF8.self) },

@@ -201,6 +201,27 @@ func shellOutput(_ command: String) throws -> String {
         _ = Ingestor(store: store).ingest([file])
         let processes = try store.read { try String?.fetchAll($0, sql: "SELECT process FROM events ORDER BY seq") }
         #expect(processes == [nil, nil])
+        // The events read back for a replay or a timeline say the same.
+        var read: [String?] = []
+        _ = try store.forEachEvent(devices: .all) { read.append($0.process) } deviceEnded: { _ in }
+        #expect(read == [nil, nil])
+    }
+
+    /// An envelope logged on a later line with a NUL and non-ASCII text in it reaches the launch
+    /// row byte for byte, and a huge `seq` (beyond a row id) still orders the launch's lines.
+    @Test func aHostileEnvelopeOnALaterLineIsKeptByteForByte() throws {
+        let workspace = try Workspace()
+        let store = try workspace.store()
+        let file = try workspace.write("hostile.jsonl", lines: [
+            #"{"ts":"2026-11-21T08:00:00Z","device":"D1","launch":"L1","seq":9000000000,"event":"launch"}"#,
+            #"{"ts":"2026-11-21T07:00:00Z","device":"D1","launch":"L1","seq":9000000001,"event":"config","app":"a\u0000b\u00fc","app_version":"-1e400","os":"18.1"}"#,
+        ])
+        _ = Ingestor(store: store).ingest([file])
+        let row = try store.read { try Row.fetchOne($0, sql: "SELECT hex(app) AS app, app_version, os FROM launch_rows") }
+        #expect(row?["app"] as String? == "610062C3BC", "a, NUL, b, ü")
+        #expect(row?["app_version"] as String? == "-1e400" && row?["os"] as String? == "18.1")
+        let apps = try store.launches(app: "a\u{0}bü", appVersion: nil)
+        #expect(apps.map(\.launch) == ["L1"])
     }
 
     /// Without `seq`, a field is completed from the earliest line by time, whatever order the
